@@ -1,0 +1,22 @@
+"""THE RULES: a registry of games. Pure: standard library only, no Flask, no SQL."""
+from __future__ import annotations
+
+from .base import Game, RuleError
+from .explorers import GAME as explorers
+from .knarr import GAME as knarr
+from .reavers import GAME as reavers
+from .seafarers import GAME as seafarers
+from .shipwrights import GAME as shipwrights
+
+GAMES: dict[str, Game] = {g.id: g for g in (shipwrights, explorers, knarr, reavers, seafarers)}
+
+
+def get_game(game_id: str) -> Game:
+    """The game with this id, or a RuleError (404) naming it."""
+    try:
+        return GAMES[game_id]
+    except (KeyError, TypeError):
+        raise RuleError(f"There is no game called '{game_id}'.", "game", "unknown_game", 404)
+
+
+__all__ = ["GAMES", "Game", "RuleError", "get_game"]

@@ -1,0 +1,447 @@
+"""The Game protocol and the helpers every game shares.
+
+Pure: standard library only. Nothing here knows that a request, a database or a page exists.
+A game is metadata plus pure functions:
+
+- ``setup(players, options, rng, catalogue)`` -> dict (the ``setup`` object of the API);
+- ``score(body, catalogue)`` -> dict (the scoring endpoint's response);
+- play hooks used by ``companion.plays``: ``start_state``, ``apply``, ``advance``,
+  ``score_body``.
+
+Every bad input raises :class:`RuleError` with a message a person understands and the field at
+fault; the web turns it into an inline message or a JSON error, the CLI into exit code 2.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+MAX_NUMBER = 10_000
+MAX_NAME = 40
+
+
+class RuleError(Exception):
+    """Bad input or a broken rule. ``status`` is 400 for malformed input, 422 for a rule."""
+
+    def __init__(self, message: str, field: str | None = None,
+                 code: str = "invalid_input", status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.code = code
+        self.status = status
+
+    def as_dict(self) -> dict:
+        error = {"code": self.code, "message": self.message}
+        if self.field:
+            error["field"] = self.field
+        return {"error": error}
+
+
+# --------------------------------------------------------------------------- options
+@dataclass(frozen=True)
+class Option:
+    """A setup option of a game. kind: "bool", "choice" or "int"."""
+    name: str
+    label: str
+    kind: str = "bool"
+    default: Any = False
+    choices: tuple = ()
+    minimum: int = 0
+    maximum: int = MAX_NUMBER
+    help: str = ""
+
+    def describe(self) -> dict:
+        out = {"type": self.kind, "default": self.default, "label": self.label}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.kind == "int":
+            out["minimum"], out["maximum"] = self.minimum, self.maximum
+        return out
+
+    def parse(self, value: Any) -> Any:
+        """Turn a JSON or form value into the option's value, or raise RuleError."""
+        where = f"options.{self.name}"
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "1", "yes", "on"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "0", "no", "off", ""):
+                return False
+            raise RuleError(f"{self.label} must be true or false.", where)
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise RuleError(f"{self.label} must be one of: {', '.join(map(str, self.choices))}.",
+                                where)
+            return value
+        if self.kind == "int":
+            return check_int(value, where, self.label, self.minimum, self.maximum)
+        raise RuleError(f"Option {self.name} cannot be set.", where)
+
+
+def parse_options(specs: Sequence[Option], options: Any, *, passthrough: Iterable[str] = ()) -> dict:
+    """Validate ``options`` against ``specs``; fill defaults. Keys in ``passthrough`` are kept
+    as they are (for structured options a game validates itself)."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RuleError("Options must be an object.", "options")
+    by_name = {o.name: o for o in specs}
+    allowed = set(by_name) | set(passthrough)
+    for key in options:
+        if key not in allowed:
+            raise RuleError(f"Unknown option '{key}'.", f"options.{key}", "unknown_field")
+    out = {o.name: o.default for o in specs}
+    for key, value in options.items():
+        out[key] = by_name[key].parse(value) if key in by_name else value
+    return out
+
+
+# --------------------------------------------------------------------------- values
+def check_int(value: Any, field: str, label: str | None = None,
+              minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
+    """An integer within [minimum, maximum]; numeric strings from forms are accepted."""
+    label = label or field
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise RuleError(f"{label} must be a whole number.", field)
+    if value < minimum:
+        raise RuleError(f"{label} must be at least {minimum}.", field)
+    if value > maximum:
+        raise RuleError(f"{label} must be at most {maximum}.", field)
+    return value
+
+
+def check_bool(value: Any, field: str, label: str | None = None) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "on", "1", "yes"):
+        return True
+    if isinstance(value, str) and value.lower() in ("false", "off", "0", "no", ""):
+        return False
+    raise RuleError(f"{label or field} must be true or false.", field)
+
+
+def check_name(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError("A player needs a name.", field)
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise RuleError(f"A player's name can be at most {MAX_NAME} characters.", field)
+    return name
+
+
+def check_players(names: Any, minimum: int, maximum: int, field: str = "players") -> list[str]:
+    """Seat-ordered, distinct player names; a wrong count is a 422."""
+    if not isinstance(names, list):
+        raise RuleError("Players must be a list of names in seat order.", field)
+    clean = [check_name(n, f"{field}[{i}]") for i, n in enumerate(names)]
+    seen: set[str] = set()
+    for i, name in enumerate(clean):
+        if name.casefold() in seen:
+            raise RuleError(f"Two players are called {name}; give each a different name.",
+                            f"{field}[{i}]")
+        seen.add(name.casefold())
+    if not minimum <= len(clean) <= maximum:
+        raise RuleError(f"This game takes {minimum} to {maximum} players, not {len(clean)}.",
+                        field, "wrong_player_count", 422)
+    return clean
+
+
+# --------------------------------------------------------------------------- sheets
+@dataclass(frozen=True)
+class SheetField:
+    """One row of a score pad, which drives validation and the page's inputs.
+
+    kind: "int" (a count), "bool", "list" (a list of ints, e.g. each raided settlement's
+    strength), "counts" (ints per key, e.g. livestock by type), "choice" (one of ``choices``),
+    "text". ``when`` names a bool option that must be on for the field to apply.
+    """
+    name: str
+    label: str
+    kind: str = "int"
+    minimum: int = 0
+    maximum: int = MAX_NUMBER
+    keys: tuple = ()
+    choices: tuple = ()
+    help: str = ""
+    when: str | None = None
+    max_items: int = 100
+
+    def empty(self) -> Any:
+        return {"int": 0, "bool": False, "list": [], "counts": {}, "choice": None,
+                "text": ""}[self.kind]
+
+    def parse(self, value: Any, where: str) -> Any:
+        if self.kind == "int":
+            return check_int(value, where, self.label, self.minimum, self.maximum)
+        if self.kind == "bool":
+            return check_bool(value, where, self.label)
+        if self.kind == "list":
+            if not isinstance(value, list):
+                raise RuleError(f"{self.label} must be a list of numbers.", where)
+            if len(value) > self.max_items:
+                raise RuleError(f"{self.label} can hold at most {self.max_items} entries.", where)
+            return [check_int(v, f"{where}[{i}]", self.label, self.minimum, self.maximum)
+                    for i, v in enumerate(value)]
+        if self.kind == "counts":
+            if not isinstance(value, dict):
+                raise RuleError(f"{self.label} must be an object of counts.", where)
+            out = {}
+            for key, count in value.items():
+                if self.keys and key not in self.keys:
+                    raise RuleError(f"{self.label}: unknown kind '{key}'.", f"{where}.{key}",
+                                    "unknown_field")
+                if not self.keys and (not isinstance(key, str) or not key or len(key) > MAX_NAME):
+                    raise RuleError(f"{self.label}: each kind needs a short name.", where)
+                out[key] = check_int(count, f"{where}.{key}", self.label, self.minimum,
+                                     self.maximum)
+            return out
+        if self.kind == "choice":
+            if value in (None, ""):
+                return None
+            if self.choices and value not in self.choices:
+                raise RuleError(f"{self.label} must be one of: {', '.join(self.choices)}.", where)
+            if not isinstance(value, str) or len(value) > MAX_NAME:
+                raise RuleError(f"{self.label} must be a short name.", where)
+            return value
+        if self.kind == "text":
+            if not isinstance(value, str) or len(value) > 500:
+                raise RuleError(f"{self.label} must be a text of at most 500 characters.", where)
+            return value
+        raise RuleError(f"{self.label} cannot be set.", where)
+
+
+def active_fields(fields: Sequence[SheetField], options: dict) -> list[SheetField]:
+    return [f for f in fields if f.when is None or options.get(f.when)]
+
+
+def parse_sheet(fields: Sequence[SheetField], sheet: Any, options: dict, where: str,
+                *, fill: bool = True) -> dict:
+    """Validate one player's sheet. Unknown fields are 400; missing ones count as empty
+    (``fill``) or are left out (a partial update)."""
+    if sheet is None:
+        sheet = {}
+    if not isinstance(sheet, dict):
+        raise RuleError("A sheet must be an object of fields.", where)
+    by_name = {f.name: f for f in active_fields(fields, options)}
+    for key in sheet:
+        if key not in by_name:
+            raise RuleError(f"Unknown score-sheet field '{key}'.", f"{where}.{key}",
+                            "unknown_field")
+    out = {}
+    for name, spec in by_name.items():
+        if name in sheet:
+            out[name] = spec.parse(sheet[name], f"{where}.{name}")
+        elif fill:
+            out[name] = spec.empty()
+    return out
+
+
+def parse_score_players(body: Any, fields: Sequence[SheetField], options: dict,
+                        minimum: int, maximum: int) -> list[dict]:
+    """The ``players`` of a scoring request: [{"name", "sheet"}] with sheets validated."""
+    if not isinstance(body, dict):
+        raise RuleError("The request must be a JSON object.", None)
+    players = body.get("players")
+    if not isinstance(players, list):
+        raise RuleError("players must be a list of {name, sheet} in seat order.", "players")
+    names = check_players([p.get("name") if isinstance(p, dict) else None for p in players],
+                          minimum, maximum)
+    out = []
+    for i, (name, entry) in enumerate(zip(names, players)):
+        extra = set(entry) - {"name", "sheet"}
+        if extra:
+            key = sorted(extra)[0]
+            raise RuleError(f"Unknown field '{key}'.", f"players[{i}].{key}", "unknown_field")
+        out.append({"name": name,
+                    "sheet": parse_sheet(fields, entry.get("sheet"), options,
+                                         f"players[{i}].sheet")})
+    return out
+
+
+# --------------------------------------------------------------------------- ranking
+@dataclass(frozen=True)
+class Tiebreak:
+    """A tie-break: ``label`` completes "most ..." (e.g. "viking deaths")."""
+    label: str
+    value: Callable[[dict], float]
+
+
+def rank(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
+         total: Callable[[dict], float] = lambda r: r["total"]) -> tuple[list[dict], list[str], str | None]:
+    """Rank ``results`` (each with "name" and "total") by total, then each tie-break.
+
+    Sets ``rank`` on each result (1 for the winners; equal results share a rank; competition
+    ranking 1, 1, 3). Returns (results in input order, winners' names, the tie-break sentence
+    or None when no tie at the top needed deciding).
+    """
+    def key(r: dict) -> tuple:
+        return (total(r),) + tuple(t.value(r) for t in tiebreaks)
+
+    ordered = sorted(results, key=key, reverse=True)
+    for i, r in enumerate(ordered):
+        if i and key(r) == key(ordered[i - 1]):
+            r["rank"] = ordered[i - 1]["rank"]
+        else:
+            r["rank"] = i + 1
+    if not ordered:
+        return results, [], None
+    winners = [r["name"] for r in results if r["rank"] == 1]
+    return results, winners, tiebreak_sentence(ordered, tiebreaks, total)
+
+
+def tiebreak_sentence(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
+                      total: Callable[[dict], float]) -> str | None:
+    best = total(ordered[0])
+    tied = [r for r in ordered if total(r) == best]
+    if len(tied) < 2:
+        return None
+    names = join_names([r["name"] for r in tied])
+    for tb in tiebreaks:
+        values = [tb.value(r) for r in tied]
+        top = max(values)
+        leaders = [r for r, v in zip(tied, values) if v == top]
+        if len(leaders) < len(tied):
+            others = ", ".join(str(number(v)) for v in sorted(values, reverse=True)[len(leaders):])
+            verb = "win" if len(leaders) > 1 else "wins"
+            return (f"{names} tied on {number(best)}; {join_names([r['name'] for r in leaders])} "
+                    f"{verb} with the most {tb.label} ({number(top)} against {others}).")
+        tied = leaders
+    if tiebreaks:
+        return f"{names} tied on {number(best)} and on every tie-break: a shared win."
+    return f"{names} tied on {number(best)}: a shared win."
+
+
+def number(value: float) -> Any:
+    return int(value) if float(value).is_integer() else value
+
+
+def join_names(names: Sequence[str]) -> str:
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (), **extra) -> dict:
+    """The common scoring response: players (name, categories, total, rank), winners, tiebreak.
+
+    ``results``: [{"name", "categories": {row: vp}, ...}]; any other keys are used by the
+    tie-breaks and dropped from the response.
+    """
+    for r in results:
+        r["total"] = sum(r["categories"].values())
+    ranked, winners, sentence = rank(results, tiebreaks)
+    players = [{"name": r["name"], "categories": r["categories"], "total": r["total"],
+                "rank": r["rank"], **({"explanations": r["explanations"]}
+                                      if r.get("explanations") else {})}
+               for r in ranked]
+    return {"players": players, "winners": winners, "tiebreak": sentence, **extra}
+
+
+# --------------------------------------------------------------------------- randomness
+def make_rng(seed: Any) -> random.Random:
+    """The only source of randomness: a Random seeded by a string or an integer."""
+    return random.Random(seed)
+
+
+def new_seed(rng: random.Random | None = None) -> int:
+    """A fresh seed for a request that did not bring one."""
+    return (rng or random.SystemRandom()).randrange(1, 2**53)
+
+
+def seat_after(players: Sequence[str], player: str, steps: int = 1) -> str:
+    """The player ``steps`` seats clockwise after ``player`` (negative: to their right)."""
+    i = players.index(player)
+    return players[(i + steps) % len(players)]
+
+
+# --------------------------------------------------------------------------- the protocol
+class Game:
+    """Base for a game. Subclasses set the metadata and override what their rules need."""
+    id: str = ""
+    name: str = ""
+    min_players: int = 1
+    max_players: int = 5
+    options: tuple[Option, ...] = ()
+    option_passthrough: tuple[str, ...] = ()   # structured options validated by the game
+    phases: tuple[str, ...] = ("play",)
+    rounds: int | None = None                  # None: no fixed number of rounds
+    sheet_fields: tuple[SheetField, ...] = ()
+    catalogue_help: str = ""                   # what the box catalogue holds for this game
+
+    # ---- metadata
+    def describe(self) -> dict:
+        return {"id": self.id, "name": self.name, "min_players": self.min_players,
+                "max_players": self.max_players,
+                "options": {o.name: o.describe() for o in self.options}}
+
+    def parse_options(self, options: Any) -> dict:
+        return parse_options(self.options, options, passthrough=self.option_passthrough)
+
+    def check_players(self, players: Any) -> list[str]:
+        return check_players(players, self.min_players, self.max_players)
+
+    # ---- stateless
+    def setup(self, players: list[str], options: dict, rng: random.Random,
+              catalogue: dict) -> dict:
+        raise NotImplementedError
+
+    def score(self, body: dict, catalogue: dict) -> dict:
+        raise NotImplementedError
+
+    # ---- box catalogue
+    def empty_catalogue(self) -> dict:
+        return {}
+
+    def validate_catalogue(self, data: Any) -> dict:
+        """Return the cleaned catalogue or raise RuleError naming the bad entry."""
+        if not isinstance(data, dict):
+            raise RuleError("The catalogue must be a JSON object.", None)
+        if data:
+            raise RuleError(f"{self.name} keeps no box data.", None)
+        return {}
+
+    # ---- a play at the table (state is a plain dict; see companion/plays.py).
+    # Each hook gets a deep copy of the state that it may change and return. They must be
+    # deterministic: a play's state is a replay of its events.
+    def start_state(self, state: dict) -> dict:
+        """Add the game's own keys to a new play's state (e.g. ``state["table"]``).
+        The box catalogue the play was created with is ``state["catalogue"]``."""
+        return state
+
+    def apply(self, state: dict, event: dict) -> dict:
+        """Apply a game-specific event to a copy of the state; unknown types are 400."""
+        raise RuleError(f"{self.name} has no event '{event.get('type')}'.", "type",
+                        "unknown_event")
+
+    def advance(self, state: dict) -> dict:
+        """Next phase, or the next round after the last phase; upkeep belongs here."""
+        phases = self.phases
+        i = phases.index(state["phase"]) if state["phase"] in phases else -1
+        if i + 1 < len(phases):
+            state["phase"] = phases[i + 1]
+            return state
+        if self.rounds is not None and state["round"] >= self.rounds:
+            state["finished"] = True
+            return state
+        state["round"] += 1
+        state["phase"] = phases[0]
+        return state
+
+    def score_body(self, state: dict) -> dict:
+        """The scoring request for a play's current sheets (scored with
+        ``score(body, state["catalogue"])``)."""
+        return {"players": [{"name": p["name"], "sheet": state["sheets"].get(p["name"], {})}
+                            for p in state["players"]],
+                "options": state["options"]}
+
+    def sheet_fields_for(self, options: dict) -> list[SheetField]:
+        return active_fields(self.sheet_fields, options)
