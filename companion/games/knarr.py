@@ -1,20 +1,419 @@
-"""Knarr: placeholder registration until its rules land (see the issue for this game)."""
+"""Knarr (Bombyx, 2023): setup, the score pad and a play recorded turn by turn.
+
+A race to 40 VP. Each turn starts with the reputation step: the player scores the highest value
+their Reputation marker has reached. The printed values of the Reputation track are box data
+no rulebook publishes, so they come from the box catalogue; without them the table types the
+reputation VP each turn. When someone reaches 40 the round is played out: the player to the
+first player's right takes the last turn. Most VP wins; ties go to the most recruits and silver
+bracelets together, then a shared win.
+"""
 from __future__ import annotations
 
-from .base import Game, RuleError
+import random
+from typing import Any
+
+from .base import (
+    MAX_NUMBER,
+    Game,
+    Option,
+    RuleError,
+    SheetField,
+    Tiebreak,
+    check_int,
+    parse_score_players,
+    score_response,
+)
+
+TARGET_VP = 40
+SHIP_CAP = 3                    # recruits and silver bracelets a ship can hold
+START_TOKENS = 1                # 1 recruit and 1 bracelet slid onto each ship at setup
+TRACK_MAX_SPACES = 60           # a catalogue reputation track longer than this is a typo
+TRACK_MAX_VP = TARGET_VP        # no reputation step can be worth more than the whole race
+MAX_REPUTATION_SPACE = 99
+VIKING_CARDS_REMOVED = {2: ["3", "4"], 3: ["4"], 4: []}
+FACE_UP = {"trading_lands": 3, "lands_of_influence": 3, "vikings": 5}
+MEAD_CUP = "Mead Cup"
+# The 7 artifacts of the variant; the texts paraphrase the rulebook's.
+ARTIFACTS = {
+    "Amulet": "Complete a row of Vikings in all 5 colours: take 1 silver bracelet and 1 recruit "
+              "and gain 1 reputation.",
+    "Weathervane": "Complete a row of Vikings in all 5 colours: you may Explore straight away, "
+                   "still paying the exploration cost.",
+    "Golden Bracelet": "Recruit your 3rd Viking of one colour: reserve any face-up Destination "
+                       "beside your area; you may later Explore it instead of a face-up one "
+                       "(at most 2 reserved at a time).",
+    "Cauldron": "Recruit your 2nd Viking of one colour: take any face-up Viking card instead of "
+                "the one matching the card you played.",
+    "Helmet": "Explore a Land of Influence and lay it directly on one of your Trading Lands: "
+              "you may Recruit straight away.",
+    MEAD_CUP: "When you Explore, you may discard one Viking from the board and replace it with "
+              "the top card of the deck.",
+    "Silver Coin": "Gain 1 VP for each Viking you Recruit beyond the 3rd of its colour.",
+}
+ARTIFACT_TIMING = "It applies after a player's action, every time the condition is met."
+TURN_FIELDS = ("player", "vp_gained", "reputation", "recruits", "bracelets", "reputation_vp")
+TIEBREAKS = (Tiebreak("recruits and silver bracelets together", lambda r: r["crew_tokens"]),)
 
 
+# --------------------------------------------------------------------------- setup
+def draw_artifacts(player_count: int, rng: random.Random) -> list[str]:
+    """One random artifact, plus the Mead Cup with 2 players when it was not drawn."""
+    drawn = [rng.choice(list(ARTIFACTS))]
+    if player_count == 2 and MEAD_CUP not in drawn:
+        drawn.append(MEAD_CUP)
+    return drawn
+
+
+def turn_order(players: list[str], first: str) -> list[str]:
+    """Seats clockwise from the first player; the last one sits to the first player's right."""
+    start = players.index(first)
+    return players[start:] + players[:start]
+
+
+def viking_sentence(player_count: int) -> str:
+    marked = VIKING_CARDS_REMOVED[player_count]
+    if not marked:
+        return "Viking cards: with 4 players use all 50."
+    which = " or ".join(marked)
+    return (f"Viking cards: with {player_count} players take out every card marked {which} "
+            "in the bottom-left corner.")
+
+
+def reputation_sentence(track: list[int]) -> str:
+    if track:
+        return (f"Reputation track: the box catalogue gives the VP of {len(track)} spaces, so "
+                "the app adds each reputation step itself.")
+    return ("Reputation track: the box catalogue has no values for it, so the app asks for each "
+            "player's reputation VP every turn (enter the track on the Catalogue page to "
+            "automate this).")
+
+
+def setup_checklist(players: list[str], order: list[str], ship_side: str,
+                    artifacts: list[str], track: list[int]) -> list[str]:
+    steps = [
+        "Put the board in the middle of the table.",
+        "Shuffle the 20 Trading Lands into a face-down deck beside the board; turn the top "
+        f"{FACE_UP['trading_lands']} face up on their spaces.",
+        "Do the same with the 15 Lands of Influence: a face-down deck and "
+        f"{FACE_UP['lands_of_influence']} face up.",
+        viking_sentence(len(players)),
+        "Shuffle the Viking cards into a face-down deck and turn the top "
+        f"{FACE_UP['vikings']} face up on the board's coloured spaces.",
+        f"Each player takes a ship sheet, {ship_side} side up, with 3 silver bracelet and 3 "
+        "recruit tokens, then takes the starting Vikings and assets shown below the ship: "
+        "2 Viking cards of different colours face up in the crew zone, 1 recruit and 1 "
+        "bracelet slid onto the ship.",
+        "Put each player's round marker on the start of the score track and square marker on "
+        "the start of the reputation track.",
+        "Each player draws 3 Viking cards as a hand.",
+        f"Destiny draw: {order[0]} plays first; play goes clockwise and {order[-1]} takes the "
+        "last turn of every round.",
+        reputation_sentence(track),
+    ]
+    for name in artifacts:
+        steps.append(f"Artifact: lay {name} beside the board. {ARTIFACTS[name]} {ARTIFACT_TIMING}")
+    if len(artifacts) == 2:
+        steps.append("With 2 players the Mead Cup joins the random artifact.")
+    return steps
+
+
+# --------------------------------------------------------------------------- catalogue
+def clean_track(values: Any, where: str = "reputation_track") -> list[int]:
+    """The VP printed on each space of the Reputation track, from the starting space on."""
+    if not isinstance(values, list):
+        raise RuleError("reputation_track must be a list of VP, one per space of the Reputation "
+                        "track, starting with the starting space.", where)
+    if len(values) > TRACK_MAX_SPACES:
+        raise RuleError(f"reputation_track can have at most {TRACK_MAX_SPACES} spaces.", where)
+    return [check_int(v, f"{where}[{i}]", f"The VP of reputation space {i}", 0, TRACK_MAX_VP)
+            for i, v in enumerate(values)]
+
+
+def highest_reputation_vp(track: list[int], position: int) -> int | None:
+    """The highest value the marker has reached, or None when the track stops short of it."""
+    if position >= len(track):
+        return None
+    return max(track[:position + 1])
+
+
+# --------------------------------------------------------------------------- a turn's data
+def given(data: dict, key: str) -> bool:
+    return data.get(key) not in (None, "")
+
+
+def read_player(data: dict, table: dict) -> str:
+    current = table["current_player"]
+    if not given(data, "player"):
+        return current
+    name = data["player"]
+    if name not in table["order"]:
+        raise RuleError(f"There is no player called '{name}' in this play.", "data.player")
+    if name != current:
+        raise RuleError(f"It is {current}'s turn, not {name}'s.", "data.player",
+                        "not_your_turn", 422)
+    return name
+
+
+def read_tokens(data: dict, key: str, sheet: dict) -> int:
+    if not given(data, key):
+        return sheet.get(key, 0)
+    label = {"recruits": "recruits", "bracelets": "silver bracelets"}[key]
+    count = check_int(data[key], f"data.{key}", f"The number of {label}")
+    if count > SHIP_CAP:
+        raise RuleError(f"A ship holds at most {SHIP_CAP} {label}; any extra are lost, so enter "
+                        f"{SHIP_CAP}.", f"data.{key}", "over_cap", 422)
+    return count
+
+
+def read_position(data: dict, player: str, before: int) -> int:
+    if not given(data, "reputation"):
+        return before
+    position = check_int(data["reputation"], "data.reputation",
+                         "The Reputation marker's space", 0, MAX_REPUTATION_SPACE)
+    if position < before:
+        raise RuleError(f"The Reputation marker only moves forward: {player}'s is on space "
+                        f"{before}.", "data.reputation", "marker_backwards", 422)
+    return position
+
+
+def read_reputation_vp(data: dict, table: dict, player: str) -> int:
+    """The reputation step's VP: from the catalogue track, or typed by the table."""
+    track, position = table["reputation_track"], table["reputation"][player]
+    computed = highest_reputation_vp(track, position)
+    typed = (check_int(data["reputation_vp"], "data.reputation_vp", "The reputation VP", 0,
+                       TRACK_MAX_VP) if given(data, "reputation_vp") else None)
+    if computed is not None:
+        if typed is not None and typed != computed:
+            raise RuleError(f"The reputation track gives {player} {computed} VP (marker on "
+                            f"space {position}); leave reputation_vp out or enter {computed}.",
+                            "data.reputation_vp", "reputation_mismatch", 422)
+        return computed
+    if typed is None:
+        raise RuleError(missing_reputation_message(track, position, player),
+                        "data.reputation_vp", "reputation_vp_needed", 422)
+    last = table["reputation_vp"][player]
+    if typed < last:
+        raise RuleError(f"{player}'s reputation VP cannot drop below last turn's {last}: it is "
+                        "the highest value the marker has reached.", "data.reputation_vp",
+                        "reputation_backwards", 422)
+    return typed
+
+
+def missing_reputation_message(track: list[int], position: int, player: str) -> str:
+    ask = (f"Type the VP {player}'s reputation step gives (the highest value their Reputation "
+           "marker has reached)")
+    if not track:
+        return (f"{ask}: the box catalogue holds no reputation track values. Enter the track on "
+                "the Catalogue page to have future plays add it automatically.")
+    return (f"{ask}: the box catalogue's reputation track stops at space {len(track) - 1} and "
+            f"the marker is on space {position}. Add the VP for space {position} to the track "
+            "on the Catalogue page to have future plays add it automatically.")
+
+
+def read_turn(data: Any, state: dict) -> dict:
+    """A validated turn, or RuleError naming the field; nothing is changed here."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise RuleError("A turn's data must be an object.", "data")
+    for key in data:
+        if key not in TURN_FIELDS:
+            raise RuleError(f"Unknown turn field '{key}'.", f"data.{key}", "unknown_field")
+    table = state["table"]
+    player = read_player(data, table)
+    sheet = state["sheets"].get(player, {})
+    turn = {"player": player,
+            "vp_gained": (check_int(data["vp_gained"], "data.vp_gained",
+                                    "The VP gained this turn") if given(data, "vp_gained") else 0),
+            "reputation": read_position(data, player, table["reputation"][player]),
+            "recruits": read_tokens(data, "recruits", sheet),
+            "bracelets": read_tokens(data, "bracelets", sheet),
+            "reputation_vp": read_reputation_vp(data, table, player)}
+    if sheet.get("vp", 0) + turn["reputation_vp"] + turn["vp_gained"] > MAX_NUMBER:
+        raise RuleError(f"A score above {MAX_NUMBER} VP is not believable.", "data.vp_gained")
+    return turn
+
+
+# --------------------------------------------------------------------------- table upkeep
+def record_turn(state: dict, turn: dict) -> None:
+    table, name = state["table"], turn["player"]
+    sheet = state["sheets"].setdefault(name, {})
+    sheet["vp"] = sheet.get("vp", 0) + turn["reputation_vp"] + turn["vp_gained"]
+    sheet["recruits"], sheet["bracelets"] = turn["recruits"], turn["bracelets"]
+    table["reputation"][name] = turn["reputation"]
+    table["reputation_vp"][name] = turn["reputation_vp"]
+    table["history"].append({**turn, "turn": table["turn"], "round": table["round"],
+                             "vp": sheet["vp"]})
+
+
+def check_end_trigger(state: dict) -> None:
+    """The first time someone stands on 40 VP or more, say the round will be played out."""
+    table = state["table"]
+    if table["end_triggered_by"]:
+        return
+    reached = [n for n in table["order"] if state["sheets"].get(n, {}).get("vp", 0) >= TARGET_VP]
+    if not reached:
+        return
+    who = table["current_player"] if table["current_player"] in reached else reached[0]
+    table["end_triggered_by"] = who
+    vp = state["sheets"][who]["vp"]
+    last = table["order"][-1]
+    if table["current_player"] == last:
+        rest = f"this was the round's last turn ({last}, to {table['order'][0]}'s right)."
+    else:
+        rest = (f"the round is played out and {last}, to {table['order'][0]}'s right, takes "
+                "the last turn.")
+    table["notices"].append(f"{who} reached {vp} VP: the game ends this round; {rest}")
+
+
+def pass_turn(state: dict) -> None:
+    table = state["table"]
+    if table["position"] + 1 < len(table["order"]):
+        table["position"] += 1
+    elif table["end_triggered_by"]:
+        finish(state)
+        return
+    else:
+        table["position"] = 0
+        table["round"] += 1
+        state["round"] = table["round"]
+    table["turn"] += 1
+    show_current(state)
+
+
+def finish(state: dict) -> None:
+    table = state["table"]
+    state["finished"] = True
+    table["current_player"] = table["current_player_index"] = None
+    table["next_reputation_vp"], table["asks_reputation_vp"] = None, False
+    table["notices"].append("The round is over and so is the game: most VP wins; a tie goes to "
+                            "the most recruits and silver bracelets together.")
+
+
+def show_current(state: dict) -> None:
+    """Who plays now and what their reputation step is worth (None: the table types it)."""
+    table = state["table"]
+    name = table["order"][table["position"]]
+    table["current_player"] = name
+    table["current_player_index"] = [p["name"] for p in state["players"]].index(name)
+    vp = highest_reputation_vp(table["reputation_track"], table["reputation"][name])
+    table["next_reputation_vp"], table["asks_reputation_vp"] = vp, vp is None
+
+
+# --------------------------------------------------------------------------- the game
 class KnarrGame(Game):
     id = "knarr"
     name = "Knarr"
     min_players = 2
     max_players = 4
+    options = (
+        Option("artifacts", "Artifacts variant", help="Reveal 1 random artifact (plus the Mead "
+               "Cup with 2 players) whose reward applies all game."),
+        Option("advanced_ships", "Advanced ship side",
+               help="Play the ship sheets on their advanced side instead of the normal one."),
+    )
+    phases = ("player turns",)
+    rounds = None
+    sheet_fields = (
+        SheetField("vp", "Score track VP", help="Where the round marker stands on the score "
+                   "track."),
+        SheetField("recruits", "Recruits on the ship", maximum=SHIP_CAP,
+                   help="0 to 3; breaks ties together with the bracelets."),
+        SheetField("bracelets", "Silver bracelets on the ship", maximum=SHIP_CAP,
+                   help="0 to 3; breaks ties together with the recruits."),
+    )
+    catalogue_help = ("reputation_track: the VP printed on each space of the Reputation track, "
+                      "from the starting space on, e.g. [0, 1, 1, 2, ...].")
 
-    def setup(self, players, options, rng, catalogue):
-        return {"start_player": rng.choice(players)}
+    def setup(self, players: list[str], options: dict, rng: random.Random,
+              catalogue: dict) -> dict:
+        first = rng.choice(players)
+        artifacts = draw_artifacts(len(players), rng) if options.get("artifacts") else []
+        order = turn_order(players, first)
+        ship_side = "advanced" if options.get("advanced_ships") else "normal"
+        track = self.validate_catalogue(catalogue or {})["reputation_track"]
+        return {
+            "first_player": first, "turn_order": order, "last_player": order[-1],
+            "remove_viking_cards_marked": list(VIKING_CARDS_REMOVED[len(players)]),
+            "face_up": dict(FACE_UP), "ship_side": ship_side, "artifacts": artifacts,
+            "artifact_texts": [{"name": n, "text": ARTIFACTS[n]} for n in artifacts],
+            "starting_assets": {"recruits": START_TOKENS, "bracelets": START_TOKENS,
+                                "crew_cards": 2, "hand_cards": 3},
+            "reputation_track": track, "target_vp": TARGET_VP,
+            "checklist": setup_checklist(players, order, ship_side, artifacts, track),
+        }
 
-    def score(self, body, catalogue):
-        raise RuleError(f"Scoring for {self.name} is not built yet.", None, "not_implemented", 422)
+    def score(self, body: Any, catalogue: dict) -> dict:
+        if not isinstance(body, dict):
+            raise RuleError("The request must be a JSON object.", None)
+        for key in body:
+            if key not in ("players", "options"):
+                raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+        options = self.parse_options(body.get("options"))
+        players = parse_score_players(body, self.sheet_fields, options, self.min_players,
+                                      self.max_players)
+        results = [score_player(p["name"], p["sheet"]) for p in players]
+        reached = [p["name"] for p in players if p["sheet"]["vp"] >= TARGET_VP]
+        return score_response(results, TIEBREAKS, target_vp=TARGET_VP, reached_target=reached)
+
+    def empty_catalogue(self) -> dict:
+        return {"reputation_track": []}
+
+    def validate_catalogue(self, data: Any) -> dict:
+        if not isinstance(data, dict):
+            raise RuleError("The Knarr catalogue must be a JSON object.", None)
+        for key in data:
+            if key != "reputation_track":
+                raise RuleError(f"Unknown catalogue entry '{key}': Knarr keeps only "
+                                "reputation_track.", str(key), "unknown_field")
+        return {"reputation_track": clean_track(data.get("reputation_track", []))}
+
+    def start_state(self, state: dict) -> dict:
+        names = [p["name"] for p in state["players"]]
+        order = turn_order(names, state["setup"]["first_player"])
+        track = self.validate_catalogue(state.get("catalogue") or {})["reputation_track"]
+        state["table"] = {
+            "order": order, "first_player": order[0], "last_player": order[-1],
+            "position": 0, "turn": 1, "round": 1, "target_vp": TARGET_VP,
+            "reputation_track": track, "reputation": {n: 0 for n in names},
+            "reputation_vp": {n: 0 for n in names}, "end_triggered_by": None,
+            "artifacts": list(state["setup"].get("artifact_texts", [])),
+            "artifact_timing": ARTIFACT_TIMING if state["setup"].get("artifacts") else None,
+            "notices": [f"{order[0]} plays first (destiny draw)."], "history": [],
+        }
+        for name in names:
+            sheet = state["sheets"].setdefault(name, {})
+            sheet.setdefault("vp", 0)
+            sheet["recruits"] = sheet["bracelets"] = START_TOKENS
+        state["round"] = 1
+        show_current(state)
+        return state
+
+    def apply(self, state: dict, event: dict) -> dict:
+        if event.get("type") != "turn":
+            return super().apply(state, event)
+        return self.play_turn(state, event.get("data"))
+
+    def advance(self, state: dict) -> dict:
+        """Pass the turn with nothing but the reputation step (an empty "turn")."""
+        return self.play_turn(state, {})
+
+    def play_turn(self, state: dict, data: Any) -> dict:
+        if state.get("finished"):
+            raise RuleError("The game is over: no more turns.", "type", "game_finished", 422)
+        turn = read_turn(data, state)
+        record_turn(state, turn)
+        check_end_trigger(state)
+        pass_turn(state)
+        return state
+
+
+def score_player(name: str, sheet: dict) -> dict:
+    tokens = sheet["recruits"] + sheet["bracelets"]
+    return {"name": name, "categories": {"score": sheet["vp"]},
+            "explanations": {"score": f"{sheet['vp']} VP on the score track; {sheet['recruits']} "
+                             f"recruits and {sheet['bracelets']} silver bracelets for ties."},
+            "crew_tokens": tokens}
 
 
 GAME = KnarrGame()
