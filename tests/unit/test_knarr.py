@@ -44,7 +44,8 @@ def rejects(state, field, status=400, type_="turn", **data):
 
 
 def score(*sheets, names=PLAYERS, **extra):
-    body = {"players": [{"name": n, "sheet": s} for n, s in zip(names, sheets)], **extra}
+    pairs = zip(names[:len(sheets)], sheets, strict=True)
+    body = {"players": [{"name": n, "sheet": s} for n, s in pairs], **extra}
     return GAME.score(body, {})
 
 
