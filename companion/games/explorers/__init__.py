@@ -1,0 +1,105 @@
+"""Explorers of the North Sea, with the Rocks of Ruin expansion as an option.
+
+- setup: start player, Winter Token, 2 captains each, tiles in play, face-up tiles, the
+  length of the game and a checklist (``table_setup``);
+- scoring: the score-pad rows, island control and every captain's bonus (``scoring``,
+  ``islands``, ``captains``);
+- a play: a turn counter that knows when the game ends, and the islands (``play``).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..base import Game, Option, RuleError, SheetField
+from . import play
+from .captains import validate_captain_catalogue
+from .scoring import LIVESTOCK, score_body
+from .table_setup import build_setup
+
+SHEET_FIELDS = (
+    SheetField("livestock", "Delivered livestock", "counts", keys=tuple(LIVESTOCK),
+               help="How many of each type you delivered."),
+    SheetField("outposts", "Outposts built", maximum=5),
+    SheetField("enemy_ships", "Enemy ships destroyed"),
+    SheetField("settlements", "Raided settlements", "list", minimum=2, maximum=5, max_items=14,
+               help="The strength (2 to 5) of each settlement you raided."),
+    SheetField("viking_deaths", "Viking deaths"),
+    SheetField("captain", "Captain", "choice", help="The captain you kept."),
+    SheetField("captain_2", "Second captain (solo game only)", "choice",
+               help="The solo game deals 2 captains and scores the lower one."),
+    SheetField("archer_tiles", "Archer: tiles from the Mainland to your farthest outpost",
+               help="Shortest route; only the Archer scores this."),
+    SheetField("gold", "Salvaged gold", when="rocks_of_ruin"),
+    SheetField("fortresses", "Raided fortresses", "list", minimum=4, maximum=6, max_items=5,
+               when="rocks_of_ruin", help="The value (4 to 6) of each fortress you raided."),
+    SheetField("shipwreck_tokens", "Shipwreck tokens left on your dashboard (gold included)",
+               when="rocks_of_ruin"),
+    SheetField("captain_vp", "Captain bonus VP (a captain from the box catalogue)",
+               when="rocks_of_ruin", help="Only for a captain whose bonus the app cannot "
+                                           "compute; ignored for the others."),
+    SheetField("captain_2_vp", "Second captain bonus VP (solo, box-catalogue captain)",
+               when="rocks_of_ruin"),
+)
+
+
+class ExplorersGame(Game):
+    id = "explorers"
+    name = "Explorers of the North Sea"
+    min_players = 1
+    max_players = 5
+    options = (Option("rocks_of_ruin", "Rocks of Ruin expansion", "bool", False,
+                      help="72 tiles, fortresses, shipwrecks, structures, 2 more captains "
+                           "and a fifth player."),)
+    phases = ("turns",)
+    rounds = None
+    sheet_fields = SHEET_FIELDS
+    catalogue_help = ("Extra captains your Rocks of Ruin box holds beyond the Berserker and "
+                      "the Adventurer: {\"captains\": [{\"name\", \"bonus\"}]}. Their bonus is "
+                      "entered by hand on the score sheet (captain_vp).")
+
+    def setup(self, players: list[str], options: dict, rng: random.Random,
+              catalogue: dict) -> dict:
+        players = self.check_players(players)
+        return build_setup(players, options, rng, self.validate_catalogue(catalogue or {}))
+
+    def score(self, body: dict, catalogue: dict) -> dict:
+        return score_body(self, body, self.validate_catalogue(catalogue or {}))
+
+    def empty_catalogue(self) -> dict:
+        return {"captains": []}
+
+    def validate_catalogue(self, data: Any) -> dict:
+        if not isinstance(data, dict):
+            raise RuleError("The catalogue must be a JSON object.", None)
+        unknown = set(data) - {"captains"}
+        if unknown:
+            key = sorted(unknown)[0]
+            raise RuleError(f"Unknown catalogue field '{key}'.", key, "unknown_field")
+        return {"captains": validate_captain_catalogue(data.get("captains", []))}
+
+    def start_state(self, state: dict) -> dict:
+        return play.start_table(state)
+
+    def apply(self, state: dict, event: dict) -> dict:
+        return play.apply_event(state, event)
+
+    def advance(self, state: dict) -> dict:
+        """One turn is over (the same as the "turn" event)."""
+        return play.end_turn(state)
+
+    def score_body(self, state: dict) -> dict:
+        """The players' sheets (solo: the 2 dealt captains unless the sheet names others)
+        and the table's islands as the top-level ``islands``."""
+        body = super().score_body(state)
+        if state["setup"].get("solo"):
+            sheet = dict(body["players"][0]["sheet"])
+            dealt = state["setup"]["captains"][body["players"][0]["name"]]
+            sheet.setdefault("captain", dealt[0])
+            sheet.setdefault("captain_2", dealt[1])
+            body["players"][0]["sheet"] = sheet
+        body["islands"] = play.islands_for_scoring(state)
+        return body
+
+
+GAME = ExplorersGame()

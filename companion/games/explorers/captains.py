@@ -1,0 +1,208 @@
+"""The captains: who can be dealt, what each one's end-game bonus is worth.
+
+The 11 base captains and the 2 Rocks of Ruin captains are computed from the score sheet and
+the islands. The box catalogue may add captains the expansion holds whose bonus nobody
+publishes; their bonus is entered by hand on the sheet (``captain_vp``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..base import MAX_NAME, RuleError
+
+BASE_CAPTAINS = ("Archer", "Barbarian", "Cartographer", "Hero", "Huntsman", "Queen", "Scout",
+                 "Shieldmaiden", "Trader", "Tyrant", "Watchman")
+ROCKS_CAPTAINS = ("Berserker", "Adventurer")
+SOLO_REMOVED = ("Queen", "Scout")
+MAX_CATALOGUE_CAPTAINS = 10
+
+# Short paraphrases of each bonus, for the setup and the phone.
+CAPTAIN_BONUS = {
+    "Archer": "+1 VP per tile on the shortest route from the Mainland to your farthest outpost.",
+    "Barbarian": "+1 VP per enemy ship you destroyed.",
+    "Cartographer": "Your second-largest controlled island scores again (needs 2 islands).",
+    "Hero": "+2 VP per set of 1 outpost, 1 raided settlement and 1 destroyed enemy ship.",
+    "Huntsman": "+2 VP per pair of delivered livestock of the same type.",
+    "Queen": "Your influence on one island you control, minus the number of players (min 0).",
+    "Scout": "+1 VP per completed island you do not control where you have a Viking.",
+    "Shieldmaiden": "+1 VP per island you control.",
+    "Trader": "+2 VP per 3 livestock delivered.",
+    "Tyrant": "+1 VP per settlement you raided.",
+    "Watchman": "+1 VP per outpost you built.",
+    "Berserker": "+1 VP per Viking death, on top of the squared score.",
+    "Adventurer": "+1 VP per shipwreck token still on your dashboard, gold included.",
+}
+
+
+@dataclass
+class CaptainContext:
+    """What a captain's bonus reads: the parsed sheet and the player's islands."""
+    sheet: dict
+    players: int
+    controlled: list[dict] = field(default_factory=list)   # [{"tiles", "influence"}]
+    scout_islands: int = 0
+
+
+def known_captains(rocks_of_ruin: bool, catalogue: dict) -> list[str]:
+    """Every captain a sheet may name with these options."""
+    names = list(BASE_CAPTAINS)
+    if rocks_of_ruin:
+        names += ROCKS_CAPTAINS
+        names += [c["name"] for c in catalogue.get("captains", [])]
+    return names
+
+
+def captain_pool(rocks_of_ruin: bool, catalogue: dict, solo: bool) -> list[str]:
+    """The captains shuffled at setup (the solo game removes the Queen and the Scout)."""
+    pool = known_captains(rocks_of_ruin, catalogue)
+    return [c for c in pool if not (solo and c in SOLO_REMOVED)]
+
+
+def canonical_captain(value: str, rocks_of_ruin: bool, catalogue: dict, solo: bool,
+                      where: str) -> str:
+    """The captain's proper name, or a 422 saying why it cannot be scored here."""
+    by_fold = {c.casefold(): c for c in known_captains(True, catalogue)}
+    name = by_fold.get(" ".join(value.split()).casefold())
+    if name is None:
+        raise RuleError(f"There is no captain called '{value}'. Captains: "
+                        f"{', '.join(known_captains(rocks_of_ruin, catalogue))}.",
+                        where, "unknown_captain", 422)
+    if name not in known_captains(rocks_of_ruin, catalogue):
+        raise RuleError(f"The {name} comes with Rocks of Ruin; turn the expansion on.",
+                        where, "needs_expansion", 422)
+    if solo and name in SOLO_REMOVED:
+        raise RuleError(f"The solo game removes the {name}.", where, "not_in_solo", 422)
+    return name
+
+
+def captain_description(name: str, catalogue: dict) -> str:
+    if name in CAPTAIN_BONUS:
+        return CAPTAIN_BONUS[name]
+    for entry in catalogue.get("captains", []):
+        if entry["name"] == name:
+            return entry["bonus"]
+    return ""
+
+
+# --------------------------------------------------------------------------- bonuses
+def _archer(ctx: CaptainContext) -> tuple[int, str]:
+    tiles = ctx.sheet["archer_tiles"]
+    return tiles, f"Archer: {tiles} tiles from the Mainland to the farthest outpost = {tiles} VP."
+
+
+def _barbarian(ctx: CaptainContext) -> tuple[int, str]:
+    ships = ctx.sheet["enemy_ships"]
+    return ships, f"Barbarian: {ships} enemy ships destroyed = {ships} VP."
+
+
+def _cartographer(ctx: CaptainContext) -> tuple[int, str]:
+    sizes = sorted((i["tiles"] for i in ctx.controlled), reverse=True)
+    if len(sizes) < 2:
+        return 0, f"Cartographer: controls {len(sizes)} island(s); needs 2 = 0 VP."
+    return sizes[1], (f"Cartographer: the second-largest controlled island "
+                      f"({sizes[1]} tiles) scores again = {sizes[1]} VP.")
+
+
+def _hero(ctx: CaptainContext) -> tuple[int, str]:
+    sheet = ctx.sheet
+    sets = min(sheet["outposts"], len(sheet["settlements"]), sheet["enemy_ships"])
+    return 2 * sets, (f"Hero: {sets} sets of outpost, settlement and enemy ship "
+                      f"x 2 = {2 * sets} VP.")
+
+
+def _huntsman(ctx: CaptainContext) -> tuple[int, str]:
+    pairs = sum(n // 2 for n in ctx.sheet["livestock"].values())
+    return 2 * pairs, f"Huntsman: {pairs} pairs of the same livestock x 2 = {2 * pairs} VP."
+
+
+def _queen(ctx: CaptainContext) -> tuple[int, str]:
+    if not ctx.controlled:
+        return 0, "Queen: controls no island = 0 VP."
+    best = max(i["influence"] for i in ctx.controlled)
+    vp = max(0, best - ctx.players)
+    return vp, (f"Queen: {best} influence on the best controlled island minus "
+                f"{ctx.players} players = {vp} VP.")
+
+
+def _scout(ctx: CaptainContext) -> tuple[int, str]:
+    n = ctx.scout_islands
+    return n, f"Scout: {n} completed islands held by others (or nobody) with a Viking = {n} VP."
+
+
+def _count_bonus(name: str, what: str, read: Callable[[CaptainContext], int]) -> Callable:
+    def bonus(ctx: CaptainContext) -> tuple[int, str]:
+        n = read(ctx)
+        return n, f"{name}: {n} {what} = {n} VP."
+    return bonus
+
+
+def _trader(ctx: CaptainContext) -> tuple[int, str]:
+    delivered = sum(ctx.sheet["livestock"].values())
+    vp = 2 * (delivered // 3)
+    return vp, f"Trader: {delivered} livestock delivered, 2 VP per 3 = {vp} VP."
+
+
+BONUSES = {
+    "Archer": _archer,
+    "Barbarian": _barbarian,
+    "Cartographer": _cartographer,
+    "Hero": _hero,
+    "Huntsman": _huntsman,
+    "Queen": _queen,
+    "Scout": _scout,
+    "Shieldmaiden": _count_bonus("Shieldmaiden", "islands controlled",
+                                 lambda ctx: len(ctx.controlled)),
+    "Trader": _trader,
+    "Tyrant": _count_bonus("Tyrant", "settlements raided",
+                           lambda ctx: len(ctx.sheet["settlements"])),
+    "Watchman": _count_bonus("Watchman", "outposts built", lambda ctx: ctx.sheet["outposts"]),
+    "Berserker": _count_bonus("Berserker", "Viking deaths",
+                              lambda ctx: ctx.sheet["viking_deaths"]),
+    "Adventurer": _count_bonus("Adventurer", "shipwreck tokens left on the dashboard",
+                               lambda ctx: ctx.sheet.get("shipwreck_tokens", 0)),
+}
+
+
+def captain_bonus(name: str, ctx: CaptainContext, hand_vp: int) -> tuple[int, str]:
+    """(VP, one-line explanation) for one captain; ``hand_vp`` is the sheet's entry for a
+    box-catalogue captain whose bonus cannot be computed."""
+    if name in BONUSES:
+        return BONUSES[name](ctx)
+    return hand_vp, f"{name}: bonus entered by hand = {hand_vp} VP."
+
+
+# --------------------------------------------------------------------------- catalogue
+def validate_captain_catalogue(data) -> list[dict]:
+    """The catalogue's extra captains: [{"name", "bonus"}], distinct from the known ones."""
+    if not isinstance(data, list):
+        raise RuleError("captains must be a list of {name, bonus}.", "captains")
+    if len(data) > MAX_CATALOGUE_CAPTAINS:
+        raise RuleError(f"The catalogue holds at most {MAX_CATALOGUE_CAPTAINS} extra captains.",
+                        "captains")
+    taken = {c.casefold() for c in BASE_CAPTAINS + ROCKS_CAPTAINS}
+    clean = []
+    for i, entry in enumerate(data):
+        captain = _catalogue_captain(entry, f"captains[{i}]")
+        if captain["name"].casefold() in taken:
+            raise RuleError(f"There is already a captain called {captain['name']}.",
+                            f"captains[{i}].name")
+        taken.add(captain["name"].casefold())
+        clean.append(captain)
+    return clean
+
+
+def _catalogue_captain(entry, where: str) -> dict:
+    if not isinstance(entry, dict):
+        raise RuleError("Each captain needs a name and a bonus description.", where)
+    unknown = set(entry) - {"name", "bonus"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise RuleError(f"Unknown field '{key}'.", f"{where}.{key}", "unknown_field")
+    name, bonus = entry.get("name"), entry.get("bonus")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+        raise RuleError(f"A captain needs a name of 1 to {MAX_NAME} characters.",
+                        f"{where}.name")
+    if not isinstance(bonus, str) or not bonus.strip() or len(bonus) > 500:
+        raise RuleError("Describe the captain's bonus (1 to 500 characters).", f"{where}.bonus")
+    return {"name": " ".join(name.split()), "bonus": bonus.strip()}

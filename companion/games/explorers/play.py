@@ -1,0 +1,208 @@
+"""A play at the table: the turn counter and the islands, kept in ``state["table"]``.
+
+Events (besides the common "sheet", "advance" and "finish"):
+- "turn" {}: the current player's turn is over (same as "advance"); after the last turn the
+  table says ``game_over`` (the play is not finished, so islands and sheets can be entered).
+- "add_island" {tiles, complete?, unraided_fortress?, name?, influence?}
+- "update_island" {island: index, tiles?, complete?, unraided_fortress?, name?, influence?}
+- "remove_island" {island: index}
+- "set_influence" {island: index, player, vikings?, outposts?, mill?, workshop?, barracks?}
+- "keep_captain" {player, captain}: the captain a player keeps of the 2 dealt.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import RuleError, check_int
+from .islands import INFLUENCE, ISLAND_KEYS, parse_islands, parse_pieces
+
+ISLAND_EDITS = ISLAND_KEYS
+
+
+# --------------------------------------------------------------------------- turn counter
+def turns_played_by(turns_done: int, seat: int, players: int) -> int:
+    """How many of the first ``turns_done`` turns belong to the seat ``seat`` of turn order."""
+    return (turns_done - seat + players - 1) // players if turns_done > seat else 0
+
+
+def turn_table(setup: dict, turns_done: int) -> dict:
+    """The turn counter after ``turns_done`` turns, every player's turn counted."""
+    order, total = setup["turn_order"], setup["total_turns"]
+    n, tiles = len(order), setup["tiles_in_play"]
+    over = turns_done >= total
+    if setup["solo"]:
+        to_draw = tiles - 3 * turns_done
+        hands = {order[0]: 0 if over else 3}
+        tiles_left = to_draw
+    else:
+        to_draw = max(0, tiles - 3 * n - turns_done)
+        hands = hands_after(order, tiles - 3 * n, turns_done)
+        tiles_left = tiles - turns_done
+    face_up = min(setup["face_up_tiles"], to_draw)
+    table = {"turn": min(turns_done + 1, total), "turns_done": turns_done, "total_turns": total,
+             "current_player": None if over else order[turns_done % n],
+             "lap": min(turns_done // n + 1, total // n),
+             "turn_order": order, "winter_token": setup["winter_token"],
+             "tiles_left": tiles_left, "stack_left": to_draw - face_up,
+             "face_up_left": face_up, "hands": hands,
+             "last_turn": turns_done == total - 1, "game_over": over}
+    table["notices"] = notices(table, setup)
+    return table
+
+
+def hands_after(order: list[str], draws: int, turns_done: int) -> dict:
+    """Tiles in each hand: 3, minus the tiles played, plus the tiles drawn (the first
+    ``draws`` turns draw one each)."""
+    n = len(order)
+    return {p: 3 - turns_played_by(turns_done, s, n)
+            + turns_played_by(min(turns_done, draws), s, n)
+            for s, p in enumerate(order)}
+
+
+def notices(table: dict, setup: dict) -> list[str]:
+    if table["game_over"]:
+        return ["The game is over: enter the islands and every score sheet, then finish "
+                "the play."]
+    out = []
+    if table["last_turn"]:
+        out.append("Last turn: the last 3 tiles are drawn." if setup["solo"] else
+                   f"Last turn: {table['winter_token']} holds the Winter Token and plays "
+                   "their last tile.")
+    elif not setup["solo"] and table["stack_left"] + table["face_up_left"] == 0:
+        out.append("No tiles left to draw: play out the tiles in hand.")
+    elif table["stack_left"] == 0 and table["face_up_left"]:
+        out.append("The stack is empty: draw one of the face-up tiles.")
+    return out
+
+
+def end_turn(state: dict) -> dict:
+    table = state["table"]
+    if table["game_over"]:
+        raise RuleError("The game is over: every turn has been played.", "type", "game_over",
+                        422)
+    table.update(turn_table(state["setup"], table["turns_done"] + 1))
+    state["round"] = table["lap"]
+    return state
+
+
+# --------------------------------------------------------------------------- islands
+def names_of(state: dict) -> list[str]:
+    return [p["name"] for p in state["players"]]
+
+
+def island_index(state: dict, data: dict) -> int:
+    islands = state["table"]["islands"]
+    if not islands:
+        raise RuleError("There is no island yet; add one first.", "data.island",
+                        "no_island", 422)
+    return check_int(data.get("island"), "data.island", "Island", 0, len(islands) - 1)
+
+
+def store_islands(state: dict, islands: list, edited: int, prefix: str) -> dict:
+    """Validate the whole list (the edited island's errors name ``data``) and store it."""
+    def where(i: int, player: str, key: str) -> str:
+        # the list was valid before this edit, so a piece count over the box is the edit's
+        return prefix.format(player=player, key=key)
+    try:
+        clean = parse_islands(islands, names_of(state), state["options"]["rocks_of_ruin"],
+                              where)
+    except RuleError as err:
+        if err.field and err.field.startswith(f"islands[{edited}]"):
+            err.field = "data" + err.field[len(f"islands[{edited}]"):]
+        raise
+    state["table"]["islands"] = clean
+    return state
+
+
+def check_keys(data: dict, allowed: tuple) -> None:
+    unknown = set(data) - set(allowed)
+    if unknown:
+        key = sorted(unknown)[0]
+        raise RuleError(f"Unknown field '{key}'.", f"data.{key}", "unknown_field")
+
+
+def add_island(state: dict, data: dict) -> dict:
+    check_keys(data, ISLAND_EDITS)
+    island = {"complete": False, **data}
+    islands = state["table"]["islands"] + [island]
+    return store_islands(state, islands, len(islands) - 1,
+                         "data.influence.{player}.{key}")
+
+
+def update_island(state: dict, data: dict) -> dict:
+    check_keys(data, ISLAND_EDITS + ("island",))
+    i = island_index(state, data)
+    islands = list(state["table"]["islands"])
+    islands[i] = {**islands[i], **{k: v for k, v in data.items() if k != "island"}}
+    return store_islands(state, islands, i, "data.influence.{player}.{key}")
+
+
+def remove_island(state: dict, data: dict) -> dict:
+    check_keys(data, ("island",))
+    i = island_index(state, data)
+    del state["table"]["islands"][i]
+    return state
+
+
+def set_influence(state: dict, data: dict) -> dict:
+    check_keys(data, ("island", "player") + tuple(INFLUENCE))
+    i = island_index(state, data)
+    player = data.get("player")
+    if player not in names_of(state):
+        raise RuleError("Pick a player of this play.", "data.player")
+    pieces = {k: v for k, v in data.items() if k not in ("island", "player")}
+    pieces = parse_pieces(pieces, "data", state["options"]["rocks_of_ruin"], fill=False)
+    islands = [dict(island) for island in state["table"]["islands"]]
+    influence = {p: dict(v) for p, v in islands[i]["influence"].items()}
+    influence[player] = {**influence.get(player, {}), **pieces}
+    islands[i]["influence"] = influence
+    return store_islands(state, islands, i, "data.{key}")
+
+
+# --------------------------------------------------------------------------- captains
+def keep_captain(state: dict, data: dict) -> dict:
+    check_keys(data, ("player", "captain"))
+    player, captain = data.get("player"), data.get("captain")
+    if player not in names_of(state):
+        raise RuleError("Pick a player of this play.", "data.player")
+    if state["setup"]["solo"]:
+        raise RuleError("The solo game keeps both captains and scores the lower one.",
+                        "data.captain", "solo", 422)
+    dealt = state["setup"]["captains"][player]
+    if captain not in dealt:
+        raise RuleError(f"{player} was dealt {dealt[0]} and {dealt[1]}; keep one of them.",
+                        "data.captain", "not_dealt", 422)
+    state["sheets"].setdefault(player, {})["captain"] = captain
+    return state
+
+
+def turn(state: dict, data: dict) -> dict:
+    check_keys(data, ())
+    return end_turn(state)
+
+
+EVENTS = {"turn": turn,
+          "add_island": add_island, "update_island": update_island,
+          "remove_island": remove_island, "set_influence": set_influence,
+          "keep_captain": keep_captain}
+
+
+def apply_event(state: dict, event: dict) -> dict:
+    handler = EVENTS.get(event.get("type"))
+    if handler is None:
+        raise RuleError(f"Explorers has no event '{event.get('type')}'. Events: "
+                        f"{', '.join(EVENTS)}.", "type", "unknown_event")
+    data: Any = event.get("data") or {}
+    if not isinstance(data, dict):
+        raise RuleError("The event's data must be an object.", "data")
+    return handler(state, data)
+
+
+def start_table(state: dict) -> dict:
+    state["table"] = {**turn_table(state["setup"], 0), "islands": []}
+    state["round"] = 1
+    return state
+
+
+def islands_for_scoring(state: dict) -> list[dict]:
+    return [dict(island) for island in state["table"].get("islands", [])]

@@ -1,0 +1,207 @@
+"""End-of-game scoring: the score-pad rows, the islands, the captains, the tie-breaks."""
+from __future__ import annotations
+
+from ..base import RuleError, Tiebreak, parse_score_players, score_response
+from .captains import CaptainContext, canonical_captain, captain_bonus
+from .islands import island_control, parse_islands, player_islands
+from .table_setup import check_player_count
+
+LIVESTOCK = {"pig": 6, "chicken": 5, "goat": 5, "sheep": 4, "cattle": 3, "horse": 3}
+BOX_TOKENS = {"enemy_ships": ("Enemy Ships", 12), "settlements": ("Settlement tokens", 14),
+              "fortresses": ("Fortress tokens", 5), "shipwreck_tokens": ("Shipwreck tokens", 24),
+              "gold": ("Shipwreck tokens", 24)}
+VIKINGS = 7
+GOLD_VP = 3
+BODY_KEYS = ("players", "options", "islands")
+TIEBREAKS = (Tiebreak("viking deaths", lambda r: r["viking_deaths"]),
+             Tiebreak("settlements raided", lambda r: r["settlements_raided"]))
+
+
+# --------------------------------------------------------------------------- the rows
+def livestock_sets(counts: dict) -> list[int]:
+    """Sizes of the sets of distinct types: the k-th set holds every type delivered >= k
+    times (this layering gives the largest sets, which the triangular score favours)."""
+    most = max(counts.values(), default=0)
+    return [sum(1 for n in counts.values() if n >= k) for k in range(1, most + 1)]
+
+
+def triangular(n: int) -> int:
+    return n * (n + 1) // 2
+
+
+def livestock_row(counts: dict) -> tuple[int, str]:
+    sets = livestock_sets(counts)
+    if not sets:
+        return 0, "No livestock delivered."
+    parts = " + ".join(str(triangular(s)) for s in sets)
+    vp = sum(triangular(s) for s in sets)
+    sizes = ", ".join(str(s) for s in sets)
+    return vp, f"Sets of {sizes} different types: {parts} = {vp} VP."
+
+
+def outposts_row(n: int) -> tuple[int, str]:
+    """The k-th outpost is worth k + 1: 2, 5, 9, 14, 20."""
+    vp = sum(k + 1 for k in range(1, n + 1))
+    return vp, f"{n} outposts (2, 3, 4, ... VP each) = {vp} VP."
+
+
+def base_rows(sheet: dict) -> dict:
+    """{row: (vp, explanation)} for the rows read straight off the sheet."""
+    ships, raids, deaths = sheet["enemy_ships"], sheet["settlements"], sheet["viking_deaths"]
+    rows = {"livestock": livestock_row(sheet["livestock"]),
+            "outposts": outposts_row(sheet["outposts"]),
+            "enemy_ships": (ships, f"{ships} enemy ships destroyed, 1 VP each = {ships} VP."),
+            "settlements": (sum(raids), f"{len(raids)} settlements raided, strengths "
+                                        f"{_listed(raids)} = {sum(raids)} VP."),
+            "viking_deaths": (deaths ** 2, f"{deaths} Viking deaths squared = "
+                                           f"{deaths ** 2} VP.")}
+    return rows
+
+
+def rocks_rows(sheet: dict) -> dict:
+    gold, forts = sheet["gold"], sheet["fortresses"]
+    return {"gold": (GOLD_VP * gold, f"{gold} gold salvaged, {GOLD_VP} VP each = "
+                                     f"{GOLD_VP * gold} VP."),
+            "fortresses": (sum(forts), f"{len(forts)} fortresses raided, values "
+                                       f"{_listed(forts)} = {sum(forts)} VP.")}
+
+
+def _listed(values: list[int]) -> str:
+    return ", ".join(map(str, values)) if values else "none"
+
+
+def islands_row(player: str, controls: list[dict]) -> tuple[int, str]:
+    held = [c["tiles"] for c in controls if player in c["controllers"]]
+    vp = sum(held)
+    if not held:
+        return 0, "Controls no scoring island."
+    return vp, f"Controls {len(held)} islands of {_listed(held)} tiles = {vp} VP."
+
+
+# --------------------------------------------------------------------------- validation
+def parse_body(game, body, catalogue: dict) -> tuple[list[dict], dict, list[dict]]:
+    """(players with parsed sheets, options, islands) of a scoring request."""
+    if not isinstance(body, dict):
+        raise RuleError("The request must be a JSON object.", None)
+    unknown = set(body) - set(BODY_KEYS)
+    if unknown:
+        key = sorted(unknown)[0]
+        raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+    options = game.parse_options(body.get("options"))
+    players = parse_score_players(body, game.sheet_fields, options, game.min_players,
+                                  game.max_players)
+    names = [p["name"] for p in players]
+    check_player_count(names, options["rocks_of_ruin"])
+    islands = parse_islands(body.get("islands"), names, options["rocks_of_ruin"])
+    for i, player in enumerate(players):
+        check_sheet(player["sheet"], i, options, catalogue, solo=len(players) == 1)
+    check_box_totals(players)
+    check_distinct_captains(players)
+    return players, options, islands
+
+
+def check_sheet(sheet: dict, i: int, options: dict, catalogue: dict, solo: bool) -> None:
+    """Rules a single sheet must keep; canonicalises the captains' names in place."""
+    where = f"players[{i}].sheet"
+    for kind, count in sheet["livestock"].items():
+        if count > LIVESTOCK[kind]:
+            raise RuleError(f"The box holds only {LIVESTOCK[kind]} {kind}.",
+                            f"{where}.livestock.{kind}", "too_many_pieces", 422)
+    if sheet["viking_deaths"] > VIKINGS:
+        raise RuleError(f"A player has only {VIKINGS} Vikings to lose.",
+                        f"{where}.viking_deaths", "too_many_pieces", 422)
+    if sheet.get("captain_2") and not solo:
+        raise RuleError("Only the solo game scores a second captain.", f"{where}.captain_2",
+                        "not_solo", 422)
+    for key in ("captain", "captain_2"):
+        if sheet.get(key):
+            sheet[key] = canonical_captain(sheet[key], options["rocks_of_ruin"], catalogue,
+                                           solo, f"{where}.{key}")
+    if solo and sheet["captain"] and sheet["captain"] == sheet.get("captain_2"):
+        raise RuleError("The solo game deals 2 different captains.", f"{where}.captain_2",
+                        "duplicate_captain", 422)
+    if "Adventurer" in (sheet["captain"], sheet.get("captain_2")) \
+            and sheet.get("gold", 0) > sheet.get("shipwreck_tokens", 0):
+        raise RuleError("Gold is among the shipwreck tokens left on the dashboard: enter at "
+                        f"least {sheet['gold']}.", f"{where}.shipwreck_tokens",
+                        "inconsistent", 422)
+
+
+def check_box_totals(players: list[dict]) -> None:
+    """All players together cannot hold more tokens or livestock than the box has."""
+    for key, (label, limit) in BOX_TOKENS.items():
+        _check_total(players, key, label, limit, lambda s, k=key: _count(s.get(k, 0)))
+    for kind, limit in LIVESTOCK.items():
+        _check_total(players, f"livestock.{kind}", kind, limit,
+                     lambda s, k=kind: s["livestock"].get(k, 0))
+
+
+def _count(value) -> int:
+    return len(value) if isinstance(value, list) else value
+
+
+def _check_total(players: list[dict], key: str, label: str, limit: int, read) -> None:
+    total = 0
+    for i, player in enumerate(players):
+        total += read(player["sheet"])
+        if total > limit:
+            raise RuleError(f"The box holds only {limit} {label}, but the sheets add up to "
+                            f"{total}.", f"players[{i}].sheet.{key}", "too_many_pieces", 422)
+
+
+def check_distinct_captains(players: list[dict]) -> None:
+    seen: dict[str, str] = {}
+    for i, player in enumerate(players):
+        captain = player["sheet"]["captain"]
+        if captain and captain in seen:
+            raise RuleError(f"The {captain} was dealt only once, and {seen[captain]} has it.",
+                            f"players[{i}].sheet.captain", "duplicate_captain", 422)
+        if captain:
+            seen[captain] = player["name"]
+
+
+# --------------------------------------------------------------------------- scoring
+def score_body(game, body, catalogue: dict) -> dict:
+    players, options, islands = parse_body(game, body, catalogue)
+    names = [p["name"] for p in players]
+    controls = [island_control(island, names) for island in islands]
+    results = [player_result(p, options, islands, controls, len(players)) for p in players]
+    return score_response(results, TIEBREAKS, islands=controls)
+
+
+def player_result(player: dict, options: dict, islands: list[dict], controls: list[dict],
+                  count: int) -> dict:
+    sheet, name = player["sheet"], player["name"]
+    rows = base_rows(sheet)
+    rows["islands"] = islands_row(name, controls)
+    ctx = CaptainContext(sheet=sheet, players=count, **player_islands(controls, islands, name))
+    rows["captain"] = captain_row(sheet, ctx, solo=count == 1)
+    if options["rocks_of_ruin"]:
+        rows.update(rocks_rows(sheet))
+    return {"name": name, "categories": {row: vp for row, (vp, _) in rows.items()},
+            "explanations": {row: why for row, (_, why) in rows.items()},
+            "viking_deaths": sheet["viking_deaths"],
+            "settlements_raided": len(sheet["settlements"])}
+
+
+def captain_row(sheet: dict, ctx: CaptainContext, solo: bool) -> tuple[int, str]:
+    """The captain's bonus; solo: the lower of the two captains."""
+    first = _one_captain(sheet, "captain", "captain_vp", ctx)
+    if not solo:
+        return first or (0, "No captain entered.")
+    second = _one_captain(sheet, "captain_2", "captain_2_vp", ctx)
+    scored = [c for c in (first, second) if c]
+    if not scored:
+        return 0, "No captain entered (the solo game scores the lower of 2)."
+    if len(scored) == 1:
+        vp, why = scored[0]
+        return vp, f"{why} Only one captain entered; the solo game scores the lower of 2."
+    low = min(scored, key=lambda c: c[0])
+    return low[0], f"Solo: the lower captain counts. {first[1]} {second[1]}"
+
+
+def _one_captain(sheet: dict, key: str, vp_key: str, ctx: CaptainContext):
+    name = sheet.get(key)
+    if not name:
+        return None
+    return captain_bonus(name, ctx, sheet.get(vp_key, 0))
