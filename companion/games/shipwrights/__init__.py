@@ -1,0 +1,71 @@
+"""Shipwrights of the North Sea: Redux (Garphill Games), 1-5 players, 5 rounds.
+
+The card data (Round Cards, Hut icons, track VP for spaces 15-18, Nemesis cards) is printed
+only on the cards, so it comes from the installation's box catalogue (``catalogue.py``); the
+app never invents a value it lacks, it asks for it.
+
+Parts: ``rules`` (fixed facts), ``catalogue`` (box data), ``setup``, ``heroes`` (adjudication),
+``phases`` (sentences per phase), ``play`` (a play's table state), ``scoring``.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..base import Game, RuleError
+from . import play
+from .catalogue import empty_catalogue, validate_catalogue
+from .heroes import adjudicate_heroes, award_heroes
+from .rules import OPTION_PASSTHROUGH, OPTIONS, PHASES, ROUNDS
+from .scoring import SHEET_FIELDS, score
+from .setup import build_setup
+
+
+class ShipwrightsGame(Game):
+    id = "shipwrights"
+    name = "Shipwrights of the North Sea: Redux"
+    min_players = 1
+    max_players = 5
+    options = OPTIONS
+    option_passthrough = OPTION_PASSTHROUGH
+    phases = PHASES
+    rounds = ROUNDS
+    sheet_fields = SHEET_FIELDS
+    catalogue_help = ("Round Cards (id, track icons, solo VP, draft direction, trades), the "
+                      "track icon of each of the 6 Huts, the VP of track spaces 15-18 and the "
+                      "4 Nemesis cards' icons: all printed only on the cards.")
+
+    def setup(self, players: list[str], options: dict, rng: random.Random,
+              catalogue: dict) -> dict:
+        return build_setup(players, options, rng, catalogue)
+
+    def score(self, body: Any, catalogue: dict) -> dict:
+        return score(body, validate_catalogue(catalogue or {}))
+
+    def empty_catalogue(self) -> dict:
+        return empty_catalogue()
+
+    def validate_catalogue(self, data: Any) -> dict:
+        return validate_catalogue(data)
+
+    def start_state(self, state: dict) -> dict:
+        return play.start_state(state)
+
+    def advance(self, state: dict) -> dict:
+        return play.advance(state)
+
+    def apply(self, state: dict, event: dict) -> dict:
+        kind = event.get("type")
+        if kind == "track":
+            return play.apply_track(state, event.get("data"))
+        if kind == "reveal":
+            return play.apply_reveal(state, event.get("data"))
+        raise RuleError(f"{self.name} has no event '{kind}'.", "type", "unknown_event")
+
+    def score_body(self, state: dict) -> dict:
+        return play.score_body(state)
+
+
+GAME = ShipwrightsGame()
+
+__all__ = ["GAME", "ShipwrightsGame", "adjudicate_heroes", "award_heroes"]

@@ -1,0 +1,118 @@
+"""Hero adjudication: Svend, Thyra and Frode go to the sole leader of their track (the neutral
+markers included); a tie for the lead gives the hero to nobody; everyone holding none of the
+three takes a Randi."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import RuleError, check_int, check_name, join_names
+from .catalogue import reject_unknown, require_object
+from .rules import HERO_NAMES, HEROES, NEUTRAL, TRACK_END, TRACKS, track_name
+
+MAX_HOLDERS = 5
+
+
+def parse_positions(raw: Any, where: str) -> dict:
+    """Marker positions {military, trade, renown}, each 0..18; all three required."""
+    raw = require_object(raw, where, "Track positions")
+    reject_unknown(raw, TRACKS, where)
+    out = {}
+    for track in TRACKS:
+        if track not in raw:
+            raise RuleError(f"The {track_name(track)} position is missing.", f"{where}.{track}")
+        out[track] = check_int(raw[track], f"{where}.{track}", f"The {track_name(track)} "
+                               "position", 0, TRACK_END)
+    return out
+
+
+def adjudicate_heroes(body: Any) -> dict:
+    """``POST /heroes``: validate {"tracks": {player: positions}, "neutral": positions|null}."""
+    body = require_object(body, None, "The request")
+    reject_unknown(body, ("tracks", "neutral"), "")
+    raw_tracks = require_object(body.get("tracks"), "tracks", "tracks")
+    if not 1 <= len(raw_tracks) <= MAX_HOLDERS:
+        raise RuleError(f"tracks must hold 1 to {MAX_HOLDERS} players.", "tracks",
+                        "wrong_player_count", 422)
+    tracks = {}
+    for key, positions in raw_tracks.items():
+        name = check_name(key, f"tracks.{key}")
+        if name.casefold() == NEUTRAL or name in tracks:
+            raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}")
+        tracks[name] = parse_positions(positions, f"tracks.{key}")
+    neutral = body.get("neutral")
+    neutral = None if neutral is None else parse_positions(neutral, "neutral")
+    return award_heroes(tracks, neutral)
+
+
+def award_heroes(tracks: dict[str, dict], neutral: dict | None) -> dict:
+    """{"heroes": {"svend", "thyra", "frode": name | "neutral" | None}, "randi": [names]}."""
+    markers = dict(tracks)
+    if neutral is not None:
+        markers[NEUTRAL] = neutral
+    heroes = {HEROES[track]: sole_leader(markers, track) for track in TRACKS}
+    holders = set(heroes.values())
+    randi = [name for name in tracks if name not in holders]
+    return {"heroes": heroes, "randi": randi}
+
+
+def sole_leader(markers: dict[str, dict], track: str) -> str | None:
+    best = max(m[track] for m in markers.values())
+    leaders = [name for name, m in markers.items() if m[track] == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def hand_out_sentences(before: dict, after: dict, markers: dict[str, dict]) -> list[str]:
+    """Who passes which hero card to whom, as sentences for the table.
+
+    ``before``/``after``: {"heroes": {...}, "randi": [...]} before and after this round;
+    ``markers``: positions by name (neutral included) to explain ties."""
+    sentences = [hero_sentence(hero, track, before["heroes"].get(hero),
+                               after["heroes"][hero], markers)
+                 for track, hero in HEROES.items()]
+    sentences += randi_sentences(before.get("randi", []), after["randi"], after["heroes"])
+    return sentences
+
+
+def hero_sentence(hero: str, track: str, old: str | None, new: str | None,
+                  markers: dict[str, dict]) -> str:
+    name = HERO_NAMES[hero]
+    if new is None:
+        tied = tied_leaders(markers, track)
+        why = f"{join_names([holder_name(t) for t in tied])} are tied for the lead on " \
+              f"{track_name(track)}"
+        if old is None:
+            return f"{name} stays on the Main Board: {why}."
+        return f"{upper_first(holder_name(old))} returns {name} to the Main Board: {why}."
+    if old == new:
+        return f"{upper_first(holder_name(new))} keeps {name} (sole leader on " \
+               f"{track_name(track)})."
+    giver = "the Main Board" if old is None else holder_name(old)
+    return f"{name} goes from {giver} to {holder_name(new)} (sole leader on " \
+           f"{track_name(track)})."
+
+
+def randi_sentences(old_randi: list[str], new_randi: list[str], heroes: dict) -> list[str]:
+    sentences = []
+    for name in old_randi:
+        if name not in new_randi:
+            held = join_names([HERO_NAMES[h] for h, who in heroes.items() if who == name])
+            sentences.append(f"{name} now holds {held} and returns Randi to the Main Board.")
+    for name in new_randi:
+        if name in old_randi:
+            sentences.append(f"{name} keeps Randi.")
+        else:
+            sentences.append(f"{name} holds none of Svend, Thyra and Frode and takes a Randi.")
+    return sentences
+
+
+def tied_leaders(markers: dict[str, dict], track: str) -> list[str]:
+    best = max(m[track] for m in markers.values())
+    return [name for name, m in markers.items() if m[track] == best]
+
+
+def holder_name(name: str) -> str:
+    return "the neutral player" if name == NEUTRAL else name
+
+
+def upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,327 @@
+"""A play at the table: track positions, round cards, neutral moves, reminders, heroes.
+
+Everything the game keeps lives in ``state["table"]``::
+
+    {"tracks": {player: {military, trade, renown}}, "neutral": {...} | None,
+     "rewarded": {player: {track: [4, 8]}}, "heroes": {"svend", "thyra", "frode": holder},
+     "randi": [players], "round_card": the revealed card | None, "revealed": [cards],
+     "draft": [sentences], "steps": [sentences for this phase],
+     "reminders": [sentences this round], "notices": [missing data], "moves": [track moves],
+     "hero_history": [{"round", "heroes", "randi"}]}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import RuleError, check_int
+from .catalogue import (
+    CATALOGUE_PAGE,
+    find_round_card,
+    parse_round_card,
+    reject_unknown,
+    require_object,
+    validate_catalogue,
+)
+from .heroes import award_heroes, hand_out_sentences
+from .phases import ACTIONS_STEPS, FINAL_STEPS, INCOME_STEPS, draft_sentences
+from .rules import (
+    HEROES,
+    NEUTRAL,
+    PHASES,
+    REWARD_SPACES,
+    REWARDS,
+    ROUNDS,
+    TRACK_END,
+    TRACKS,
+    raid_cost,
+    track_name,
+)
+from .setup import icon_moves
+
+
+def start_state(state: dict) -> dict:
+    setup, names = state["setup"], player_names(state)
+    tracks = {name: dict.fromkeys(TRACKS, 0) for name in names}
+    for name in names:
+        hut_track = setup.get("hut_tracks", {}).get(name)
+        if hut_track:
+            tracks[name][hut_track] += 1
+    neutral = dict(setup["neutral_start"]) if setup.get("neutral_player") else None
+    state["table"] = {
+        "tracks": tracks, "neutral": neutral,
+        "rewarded": {name: {t: [] for t in TRACKS} for name in names},
+        "heroes": dict.fromkeys(HEROES.values()), "randi": [],
+        "round_card": None, "revealed": [], "draft": [], "steps": [], "reminders": [],
+        "notices": list(setup.get("notes", [])), "moves": [], "hero_history": []}
+    return enter_reveal(state)
+
+
+def player_names(state: dict) -> list[str]:
+    return [p["name"] for p in state["players"]]
+
+
+def catalogue_of(state: dict) -> dict:
+    return validate_catalogue(state.get("catalogue") or {})
+
+
+# --------------------------------------------------------------------------- advancing
+def advance(state: dict) -> dict:
+    check_open(state)
+    table = state["table"]
+    if state["phase"] == "reveal" and table["round_card"] is None:
+        raise RuleError(f"Enter round {state['round']}'s Round Card first (its track icons, "
+                        "draft direction and solo VP).", None, "round_card_missing", 422)
+    index = PHASES.index(state["phase"])
+    if index + 1 < len(PHASES):
+        state["phase"] = PHASES[index + 1]
+        return enter_phase(state)
+    if state["round"] >= ROUNDS:
+        state["finished"] = True
+        table["steps"] = list(FINAL_STEPS)
+        return state
+    state["round"] += 1
+    state["phase"] = PHASES[0]
+    table["reminders"] = []
+    return enter_reveal(state)
+
+
+def enter_phase(state: dict) -> dict:
+    table, phase = state["table"], state["phase"]
+    if phase == "draft":
+        table["steps"] = list(table["draft"])
+    elif phase == "actions":
+        table["steps"] = ACTIONS_STEPS + raid_cost_sentences(state)
+    elif phase == "income":
+        table["steps"] = list(INCOME_STEPS)
+    elif phase == "heroes":
+        hand_out_heroes(state)
+    return state
+
+
+def check_open(state: dict) -> None:
+    if state.get("finished"):
+        raise RuleError("This play is finished.", None, "play_finished", 422)
+
+
+def raid_cost_sentences(state: dict) -> list[str]:
+    out = []
+    for name, positions in state["table"]["tracks"].items():
+        cost = raid_cost(positions["military"])
+        if cost is not None:
+            out.append(f"{name} raids for {cost} Worker{'s' * (cost != 1)} "
+                       f"(Military {positions['military']}).")
+    return out
+
+
+# --------------------------------------------------------------------------- round cards
+def enter_reveal(state: dict) -> dict:
+    """Reveal the round's card from the catalogue, or ask the table for it."""
+    table, n = state["table"], state["round"]
+    table["round_card"] = None
+    ids = state["setup"].get("round_cards") or []
+    card = find_round_card(catalogue_of(state), ids[n - 1]) if len(ids) >= n else None
+    if card is not None:
+        return reveal_card(state, card, "catalogue")
+    table["draft"] = []
+    table["steps"] = [f"Turn over round {n}'s Round Card and enter what it shows: "
+                      f"{', '.join(reveal_needs(state))} (a reveal event)."]
+    return state
+
+
+def reveal_needs(state: dict) -> list[str]:
+    count = len(state["players"])
+    needs = ["its track icons"] if count <= 2 else ["its draft direction"]
+    return needs + (["its solo VP"] if count == 1 else [])
+
+
+def required_card_fields(player_count: int) -> tuple[str, ...]:
+    if player_count == 1:
+        return ("icons", "solo_vp")
+    return ("icons",) if player_count == 2 else ("draft",)
+
+
+def apply_reveal(state: dict, data: Any) -> dict:
+    """The table types in the revealed card (when the catalogue could not deal one)."""
+    check_open(state)
+    card = parse_round_card(data, "data", required_card_fields(len(state["players"])))
+    table = state["table"]
+    if state["phase"] != "reveal" or table["round_card"] is not None:
+        raise RuleError(f"Round {state['round']}'s Round Card is already revealed; undo to "
+                        "correct it.", None, "already_revealed", 422)
+    return reveal_card(state, card, "table")
+
+
+def reveal_card(state: dict, card: dict, source: str) -> dict:
+    table = state["table"]
+    entry = {"round": state["round"], **card, "source": source}
+    table["revealed"].append(entry)
+    table["round_card"] = entry
+    lines = [f"Round {state['round']}: Round Card {entry['id'] or '(entered at the table)'}."]
+    if table["neutral"] is not None:
+        lines.append(move_neutral(table, card["icons"] or dict.fromkeys(TRACKS, 0)))
+    lines += card_details(entry, len(state["players"]))
+    table["draft"] = draft_sentences(player_names(state), card["draft"])
+    table["steps"] = lines
+    return state
+
+
+def move_neutral(table: dict, icons: dict) -> str:
+    moves = icon_moves(icons)
+    if not moves:
+        return "The card shows no track icons: the neutral markers stay."
+    for track in TRACKS:
+        table["neutral"][track] = min(TRACK_END, table["neutral"][track] + icons[track])
+    return f"The neutral markers move {moves}."
+
+
+def card_details(card: dict, player_count: int) -> list[str]:
+    lines = []
+    if player_count >= 3:
+        lines.append(f"Village Cards pass {card['draft']} this round." if card["draft"] else
+                     "Read the draft arrows on the card: the catalogue lacks them "
+                     f"(enter them in {CATALOGUE_PAGE}).")
+    if player_count == 1 and card["solo_vp"] is not None:
+        lines.append(f"The solo opponent will score {card['solo_vp']} VP for this card.")
+    if card["trades"]:
+        lines.append("Trades this round: " + "; ".join(card["trades"]) + ".")
+    return lines
+
+
+# --------------------------------------------------------------------------- heroes
+def hand_out_heroes(state: dict) -> None:
+    table = state["table"]
+    before = {"heroes": table["heroes"], "randi": table["randi"]}
+    after = award_heroes(table["tracks"], table["neutral"])
+    markers = dict(table["tracks"])
+    if table["neutral"] is not None:
+        markers[NEUTRAL] = table["neutral"]
+    table["steps"] = hand_out_sentences(before, after, markers)
+    table["heroes"], table["randi"] = after["heroes"], after["randi"]
+    table["hero_history"].append({"round": state["round"], **after})
+    if state["round"] == ROUNDS:
+        table["steps"] += FINAL_STEPS
+
+
+# --------------------------------------------------------------------------- track moves
+def apply_track(state: dict, data: Any) -> dict:
+    check_open(state)
+    player, track, steps = parse_track_move(state, data)
+    if state["phase"] == "heroes":
+        raise RuleError("The heroes are already handed out this round: undo back to an "
+                        "earlier phase to record this move.", None, "wrong_phase", 422)
+    table = state["table"]
+    positions = table["neutral"] if player == NEUTRAL else table["tracks"][player]
+    old = positions[track]
+    if old + steps < 0:
+        raise RuleError(f"That would move the marker below space 0 (it is on {old}).",
+                        "data.steps", "below_track", 422)
+    new = min(TRACK_END, old + steps)
+    positions[track] = new
+    table["moves"].append({"round": state["round"], "player": player, "track": track,
+                           "steps": steps, "position": new})
+    table["reminders"] += move_reminders(state, player, track, old, old + steps)
+    return state
+
+
+def parse_track_move(state: dict, data: Any) -> tuple[str, str, int]:
+    data = require_object(data, "data", "The move")
+    reject_unknown(data, ("player", "track", "steps"), "data")
+    player = data.get("player")
+    allowed = player_names(state) + ([NEUTRAL] if state["table"]["neutral"] is not None else [])
+    if player not in allowed:
+        raise RuleError(f"player must be one of: {', '.join(allowed)}.", "data.player")
+    track = data.get("track")
+    if track not in TRACKS:
+        raise RuleError(f"track must be one of: {', '.join(TRACKS)}.", "data.track")
+    steps = check_int(data.get("steps"), "data.steps", "steps", -TRACK_END, TRACK_END)
+    if steps == 0:
+        raise RuleError("steps must move the marker (a whole number other than 0).",
+                        "data.steps")
+    return player, track, steps
+
+
+def move_reminders(state: dict, player: str, track: str, old: int, target: int) -> list[str]:
+    if target > TRACK_END:
+        lines = [f"{who(player)}'s {track_name(track)} marker stops at space {TRACK_END}."]
+    else:
+        lines = []
+    new = min(target, TRACK_END)
+    if player != NEUTRAL:
+        lines += reward_reminders(state, player, track, old, new)
+        if track == "military" and raid_cost(new) != raid_cost(old) and new > old:
+            cost = raid_cost(new)
+            lines.append(f"{player}'s raids now cost {cost} Worker{'s' * (cost != 1)}.")
+    lines += track_vp_notice(state, track, new)
+    return lines
+
+
+def reward_reminders(state: dict, player: str, track: str, old: int, new: int) -> list[str]:
+    table = state["table"]
+    rewarded = table["rewarded"][player][track]
+    lines = []
+    for space in REWARD_SPACES:
+        if old < space <= new and space not in rewarded:
+            rewarded.append(space)
+            line = f"{player} reached {track_name(track)} {space}: {REWARDS[track]}."
+            if table["heroes"]["svend"] == player:
+                line += " Svend: also gain 1 Worker."
+            lines.append(line)
+    return lines
+
+
+def track_vp_notice(state: dict, track: str, position: int) -> list[str]:
+    space = str(position)
+    if position < 15 or space in catalogue_of(state)["track_vp"]:
+        return []
+    note = (f"A {track_name(track)} marker is on space {space}, whose VP the box catalogue "
+            f"lacks: enter track_vp.{space} in {CATALOGUE_PAGE} before scoring.")
+    notices = state["table"]["notices"]
+    if note not in notices:
+        notices.append(note)
+    return [note]
+
+
+def who(player: str) -> str:
+    return "The neutral player" if player == NEUTRAL else player
+
+
+# --------------------------------------------------------------------------- scoring
+def score_body(state: dict) -> dict:
+    """The scoring request: sheets with the table's track positions, the catalogue's track VP
+    and, solo, the opponent once all 5 Round Cards' VP are known."""
+    table, options = state["table"], dict(state["options"])
+    players = []
+    for name in player_names(state):
+        sheet = dict(state["sheets"].get(name, {}))
+        sheet["tracks"] = dict(table["tracks"][name])
+        players.append({"name": name, "sheet": sheet})
+    given = options.get("track_vp") if isinstance(options.get("track_vp"), dict) else {}
+    track_vp = {**catalogue_of(state)["track_vp"], **given}
+    if track_vp:
+        options["track_vp"] = track_vp
+    opponent = solo_opponent(state)
+    if opponent is not None and "solo_opponent" not in options:
+        options["solo_opponent"] = opponent
+    return {"players": players, "options": options}
+
+
+def solo_opponent(state: dict) -> dict | None:
+    table = state["table"]
+    if len(state["players"]) != 1 or table["neutral"] is None:
+        return None
+    vps = round_card_vps(state)
+    if len(vps) < ROUNDS or None in vps:
+        return None
+    held = sum(1 for holder in table["heroes"].values() if holder == NEUTRAL)
+    return {"heroes_won": held, "round_card_vp": vps, "tracks": dict(table["neutral"])}
+
+
+def round_card_vps(state: dict) -> list[int | None]:
+    """Solo VP of the revealed cards, then of the catalogue cards still to come."""
+    vps = [card["solo_vp"] for card in state["table"]["revealed"]]
+    ids = state["setup"].get("round_cards") or []
+    catalogue = catalogue_of(state)
+    for card_id in ids[len(vps):]:
+        card = find_round_card(catalogue, card_id)
+        vps.append(card["solo_vp"] if card else None)
+    return vps

@@ -1,0 +1,209 @@
+"""End-game scoring: the rulebook's six rows, longship bonuses, track VP, the solo opponent."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import (
+    MAX_NUMBER,
+    RuleError,
+    SheetField,
+    Tiebreak,
+    check_int,
+    parse_options,
+    parse_score_players,
+    score_response,
+)
+from .catalogue import missing_track_vp_message, parse_track_vp, reject_unknown, require_object
+from .heroes import parse_positions
+from .rules import (
+    BONUS_LABELS,
+    BONUS_TYPES,
+    OPTION_PASSTHROUGH,
+    OPTIONS,
+    ROUNDS,
+    SOLO_VP_PER_HERO,
+    TRACK_END,
+    TRACKS,
+    track_name,
+)
+from .setup import parse_nemesis_option
+
+MAX_BONUS_LONGSHIPS = 30
+
+
+class BonusListField(SheetField):
+    """A list of longship bonus types, one entry per constructed bonus longship.
+
+    kind "choices": a list of strings from ``choices``; a form may also send counts per type
+    ({"raid_cards": 2}), which become the list."""
+
+    def empty(self) -> Any:
+        return []
+
+    def parse(self, value: Any, where: str) -> Any:
+        if isinstance(value, dict):
+            value = counts_to_list(value, where, self.choices)
+        if not isinstance(value, list) or len(value) > self.max_items:
+            raise RuleError(f"{self.label} must be a list of at most {self.max_items} bonus "
+                            "types.", where)
+        for i, item in enumerate(value):
+            if item not in self.choices:
+                raise RuleError(f"{self.label}: each entry must be one of "
+                                f"{', '.join(self.choices)}.", f"{where}[{i}]")
+        return list(value)
+
+
+def counts_to_list(counts: dict, where: str, choices: tuple) -> list[str]:
+    for key in counts:
+        if key not in choices:
+            raise RuleError(f"Unknown longship bonus '{key}'.", f"{where}.{key}",
+                            "unknown_field")
+    return [kind for kind in choices
+            for _ in range(check_int(counts.get(kind, 0), f"{where}.{kind}", "A count", 0,
+                                     MAX_BONUS_LONGSHIPS))]
+
+
+SHEET_FIELDS = (
+    SheetField("longships_vp", "Longships: VP printed on constructed Longships"),
+    BonusListField("longship_bonuses", "Longships with an end-game bonus (one entry each)",
+                   kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS),
+    SheetField("unique_buildings", "Unique Buildings (Huts count)"),
+    SheetField("unique_longships", "Unique Longships (Eikjas count)"),
+    SheetField("raid_cards", "Raid Cards", maximum=15),
+    SheetField("trade_cards", "Trade Cards", maximum=15),
+    SheetField("upgrades", "Upgrades (flipped Eikja, Labourer, Hut)", maximum=3),
+    SheetField("buildings_vp", "Buildings: VP"),
+    SheetField("jarls_vp", "Recruited Jarls: VP"),
+    SheetField("tracks", "Progress Track positions", kind="counts", keys=TRACKS,
+               maximum=TRACK_END),
+    SheetField("heroes_vp", "VP on Hero and Labourer cards (upgraded sides included)"),
+    SheetField("gold", "Gold (1 VP each)"),
+    SheetField("resources", "Oak + Wool + Iron left (tie-break)"),
+    SheetField("workers", "Workers in supply (tie-break)"),
+)
+
+TIEBREAKS = (Tiebreak("Oak, Wool and Iron", lambda r: r["resources"]),
+             Tiebreak("Workers", lambda r: r["workers"]))
+
+
+def score(body: Any, catalogue: dict) -> dict:
+    body = require_object(body, None, "The request")
+    reject_unknown(body, ("players", "options"), "")
+    options = parse_options(OPTIONS, body.get("options"), passthrough=OPTION_PASSTHROUGH)
+    parse_nemesis_option(options.get("nemesis"))
+    track_vp = merged_track_vp(options.get("track_vp"), catalogue)
+    opponent = parse_solo_opponent(options.get("solo_opponent"))
+    players = parse_score_players(body, SHEET_FIELDS, options, 1, 5)
+    if opponent is not None and len(players) != 1:
+        raise RuleError("The solo opponent only plays against a single player.",
+                        "options.solo_opponent", "not_solo", 422)
+    results = [player_result(p, track_vp) for p in players]
+    if opponent is None:
+        return score_response(results, TIEBREAKS)
+    return solo_response(results, opponent_result(opponent, track_vp))
+
+
+def merged_track_vp(raw: Any, catalogue: dict) -> dict:
+    """The catalogue's track VP, overridden space by space by options.track_vp."""
+    given = {} if raw is None else parse_track_vp(raw, "options.track_vp")
+    return {**catalogue.get("track_vp", {}), **given}
+
+
+# --------------------------------------------------------------------------- one player
+def player_result(player: dict, track_vp: dict) -> dict:
+    sheet = player["sheet"]
+    longships, longship_note = longship_points(sheet)
+    tracks, track_note = track_points(positions_of(sheet["tracks"]), track_vp)
+    categories = {"longships": longships, "buildings": sheet["buildings_vp"],
+                  "jarls": sheet["jarls_vp"], "tracks": tracks,
+                  "heroes": sheet["heroes_vp"], "gold": sheet["gold"]}
+    explanations = {"longships": longship_note, "tracks": track_note,
+                    "gold": f"{sheet['gold']} Gold at 1 VP each."}
+    return {"name": player["name"], "categories": categories, "explanations": explanations,
+            "resources": sheet["resources"], "workers": sheet["workers"]}
+
+
+def longship_points(sheet: dict) -> tuple[int, str]:
+    bonuses = [bonus_points(kind, sheet) for kind in sheet["longship_bonuses"]]
+    total = sheet["longships_vp"] + sum(bonuses)
+    if not bonuses:
+        return total, f"{sheet['longships_vp']} VP printed on Longships, no end-game bonus."
+    parts = ", ".join(f"{vp} ({BONUS_LABELS[kind]})"
+                      for kind, vp in zip(sheet["longship_bonuses"], bonuses, strict=True))
+    return total, f"{sheet['longships_vp']} VP printed on Longships plus bonuses: {parts}."
+
+
+def bonus_points(kind: str, sheet: dict) -> int:
+    """VP one longship with this end-game bonus scores for the sheet's counts."""
+    if kind == "unique_buildings":
+        return sheet["unique_buildings"]
+    if kind == "unique_longships":
+        return sheet["unique_longships"]
+    if kind == "raid_trade_upgrade_sets":
+        return 3 * min(sheet["raid_cards"], sheet["trade_cards"], sheet["upgrades"])
+    return 2 * sheet[kind]            # raid_cards, trade_cards, upgrades: 2 VP each
+
+
+def positions_of(counts: dict) -> dict:
+    return {track: counts.get(track, 0) for track in TRACKS}
+
+
+def track_points(positions: dict, track_vp: dict, field: str = "options.track_vp") \
+        -> tuple[int, str]:
+    """VP for markers on spaces 15-18; a space whose VP is unknown is a 422 naming it."""
+    total, parts = 0, []
+    for track in TRACKS:
+        position = positions[track]
+        if position < 15:
+            continue
+        space = str(position)
+        if space not in track_vp:
+            raise RuleError(missing_track_vp_message(space, f"{field}.{space}"),
+                            f"{field}.{space}", "missing_track_vp", 422)
+        total += track_vp[space]
+        parts.append(f"{track_name(track)} on {space}: {track_vp[space]}")
+    if not parts:
+        return 0, "No marker reached space 15."
+    return total, "; ".join(parts) + "."
+
+
+# --------------------------------------------------------------------------- solo
+def parse_solo_opponent(raw: Any) -> dict | None:
+    if raw is None:
+        return None
+    where = "options.solo_opponent"
+    raw = require_object(raw, where, "The solo opponent")
+    reject_unknown(raw, ("heroes_won", "round_card_vp", "tracks"), where)
+    vps = raw.get("round_card_vp")
+    if not isinstance(vps, list) or len(vps) != ROUNDS:
+        raise RuleError(f"round_card_vp must list the VP of all {ROUNDS} Round Cards.",
+                        f"{where}.round_card_vp")
+    return {"heroes_won": check_int(raw.get("heroes_won"), f"{where}.heroes_won",
+                                    "Heroes the opponent won", 0, len(TRACKS)),
+            "round_card_vp": [check_int(v, f"{where}.round_card_vp[{i}]", "A Round Card's VP",
+                                        0, MAX_NUMBER) for i, v in enumerate(vps)],
+            "tracks": parse_positions(raw.get("tracks"), f"{where}.tracks")}
+
+
+def opponent_result(opponent: dict, track_vp: dict) -> dict:
+    tracks, note = track_points(opponent["tracks"], track_vp)
+    categories = {"heroes": SOLO_VP_PER_HERO * opponent["heroes_won"],
+                  "round_cards": sum(opponent["round_card_vp"]), "tracks": tracks}
+    return {"categories": categories, "total": sum(categories.values()),
+            "explanations": {"heroes": f"{opponent['heroes_won']} Hero cards at "
+                                       f"{SOLO_VP_PER_HERO} VP each.",
+                             "round_cards": "VP on the 5 Round Cards.", "tracks": note}}
+
+
+def solo_response(results: list[dict], opponent: dict) -> dict:
+    response = score_response(results, TIEBREAKS, opponent=opponent)
+    player = response["players"][0]
+    won = player["total"] > opponent["total"]
+    player["rank"] = 1 if won else 2
+    response["winners"] = [player["name"]] if won else []
+    verdict = "wins" if won else "loses"
+    response["solo_result"] = (f"{player['name']} scores {player['total']} against the "
+                               f"opponent's {opponent['total']} and {verdict}.")
+    response["tiebreak"] = (f"{player['name']} tied the opponent on {player['total']}: in solo "
+                            "a tie is a loss." if player["total"] == opponent["total"] else None)
+    return response
