@@ -1,0 +1,145 @@
+"""Reavers of Midgard (Grey Fox Games): setup, the rounds of pawn placement, cleanup and glory.
+
+Sources: the early rulebook text in shared/rulebooks and the published rules collected in
+shared/rules/facts.md section 4 (which wins where the two differ). Decisions the rules leave
+open, all stated to players in the setup checklist, the play's notices or the score
+explanations:
+
+- Wall majorities: the values are box data (option or catalogue ``wall_majority`` [most,
+  second]); no tie rule is published, so option ``wall_ties`` picks one. ``share`` (default):
+  tied players each take the full value of the place they tie for and the places they fill are
+  used up (two tied for most both take "most" and nobody is second). ``split``: tied players
+  share the places they fill, rounded down. Only players with at least 1 wall token compete.
+- Trade with Villages hands the Start Player marker to its active player (rulebook); the new
+  holder starts the placement order from the next round on; the current round keeps its order.
+- No tie-break is published for the win: equal totals share it.
+- In a play, the glory for territories held (+1 per tile at each cleanup) is kept by the app
+  in ``state["table"]`` and ``score_body`` adds it to the sheet's ``glory``, so the sheet's
+  ``glory`` holds only the glory gained otherwise.
+
+Parts: ``box`` (catalogue values), ``scoring`` (the final rows), ``table`` (a play's rounds).
+"""
+from __future__ import annotations
+
+from ..base import (
+    Game,
+    Option,
+    RuleError,
+    SheetField,
+    check_int,
+    check_players,
+    parse_score_players,
+    score_response,
+)
+from . import box, table
+from .scoring import WALL_TIE_RULES, player_rows, wall_awards, wall_sentence
+
+EVENTS = {"place": table.place, "territories": table.set_territories,
+          "start_player": table.set_start_player}
+
+
+class ReaversGame(Game):
+    id = "reavers"
+    name = "Reavers of Midgard"
+    min_players = 2
+    max_players = 4
+    options = (Option("wall_ties", "Tied wall majorities", "choice", "share",
+                      tuple(WALL_TIE_RULES),
+                      help="No rule is published. share: tied players each take the place's "
+                           "full value and the next place is skipped; split: they share it."),)
+    option_passthrough = box.CATALOGUE_KEYS
+    phases = ("actions", "cleanup")
+    rounds = table.ROUNDS
+    sheet_fields = (
+        SheetField("glory", "Glory during play",
+                   help="Battles, spoils and other glory on the track. In a play the app adds "
+                        "territory glory at each cleanup itself."),
+        SheetField("artifacts", "Artifacts (glory of each)", "list"),
+        SheetField("favor", "Favor tokens left", help="2 glory each."),
+        SheetField("keep_spoils", "Keep spoils cards by type", "counts",
+                   help="e.g. Treasure, Art, Armor: scored as sets by the printed schedule."),
+        SheetField("tapestries", "Tapestries by name", "counts",
+                   help="15 per set of the 3 different tapestries, 2 for each other one."),
+        SheetField("walls", "Wall tokens"),
+        SheetField("prophecies", "Prophecies (glory of each)", "list"),
+    )
+    catalogue_help = ("keep_spoils_schedule {type: [glory for 1, 2, ... cards]} as printed at the "
+                      "bottom of the Treasure, Art and Armor cards; wall_majority [glory for most, "
+                      "glory for second most wall tokens].")
+
+    # ---- box catalogue
+    def empty_catalogue(self) -> dict:
+        return box.empty_catalogue()
+
+    def validate_catalogue(self, data) -> dict:
+        return box.validate_catalogue(data)
+
+    # ---- setup
+    def setup(self, players, options, rng, catalogue):
+        players = check_players(players, self.min_players, self.max_players)
+        box.box_rules(options, catalogue)
+        return table.make_setup(players, rng.choice(players))
+
+    # ---- scoring
+    def score(self, body, catalogue):
+        if not isinstance(body, dict):
+            raise RuleError("The request must be a JSON object.", None)
+        for key in body:
+            if key not in ("players", "options"):
+                raise RuleError(f"Unknown field '{key}'.", str(key), "unknown_field")
+        options = self.parse_options(body.get("options"))
+        rules = box.box_rules(options, catalogue)
+        players = parse_score_players(body, self.sheet_fields, options,
+                                      self.min_players, self.max_players)
+        names = [p["name"] for p in players]
+        walls = [p["sheet"]["walls"] for p in players]
+        awards = wall_awards(walls, rules["wall_majority"], rules["wall_ties"])
+        results = []
+        for i, player in enumerate(players):
+            categories, explanations = player_rows(i, player["sheet"], rules["schedules"])
+            categories["walls"] = awards[i]["glory"]
+            explanations["walls"] = wall_sentence(walls[i], awards[i], names, rules["wall_ties"])
+            results.append({"name": player["name"],
+                            "categories": {f.name: categories[f.name] for f in self.sheet_fields},
+                            "explanations": explanations})
+        return score_response(results, (), wall_tie_rule=WALL_TIE_RULES[rules["wall_ties"]],
+                              wall_majority=rules["wall_majority"])
+
+    # ---- a play at the table
+    def start_state(self, state: dict) -> dict:
+        state["table"] = table.new_table(state)
+        state["table"]["notices"] = table.round_notices(state)
+        return state
+
+    def apply(self, state: dict, event: dict) -> dict:
+        handler = EVENTS.get(event.get("type"))
+        if handler is None:
+            return super().apply(state, event)
+        return handler(state, event.get("data") or {})
+
+    def advance(self, state: dict) -> dict:
+        """actions -> cleanup (territory glory, Honor Ship passes) -> next round's actions,
+        whose pawn order starts at the Start Player marker; after round 6, finished."""
+        if state["phase"] == "actions":
+            table.cleanup(state)
+        state = super().advance(state)
+        if state["finished"]:
+            state["table"]["notices"] = [f"Round {table.ROUNDS} is over: final scoring."]
+        elif state["phase"] == "actions":
+            table.start_round(state)
+        return state
+
+    def score_body(self, state: dict) -> dict:
+        """The sheets with each player's automatic territory glory added to ``glory``."""
+        extra = state["table"].get("territory_glory", {})
+        players = []
+        for seat in state["players"]:
+            sheet = dict(state["sheets"].get(seat["name"], {}))
+            if extra.get(seat["name"]):
+                sheet["glory"] = (check_int(sheet.get("glory", 0), "glory")
+                                  + extra[seat["name"]])
+            players.append({"name": seat["name"], "sheet": sheet})
+        return {"players": players, "options": state["options"]}
+
+
+GAME = ReaversGame()

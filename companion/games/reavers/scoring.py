@@ -1,0 +1,109 @@
+"""Reavers final glory, row by row: the rows a score pad holds and how each one scores."""
+from __future__ import annotations
+
+from ..base import RuleError, join_names
+from .box import find_schedule, missing_schedule, missing_wall_majority
+
+FAVOR_GLORY = 2
+TAPESTRY_KINDS = 3
+TAPESTRY_SET_GLORY = 15
+TAPESTRY_SINGLE_GLORY = 2
+WALL_TIE_RULES = {
+    "share": "tied players each take the full value of the place they tie for, and the places "
+             "they fill are used up (a tie for most leaves no second place)",
+    "split": "tied players share the values of the places they fill, rounded down",
+}
+PLACE_NAMES = ("most", "second most")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def spoils_sets(count: int, schedule: list[int]) -> tuple[int, list[int]]:
+    """Glory for ``count`` cards of one type and the set sizes: full sets of the longest step,
+    then one set of what is left (cards past the longest step start a new set)."""
+    full, rest = divmod(count, len(schedule))
+    sizes = [len(schedule)] * full + ([rest] if rest else [])
+    return sum(schedule[size - 1] for size in sizes), sizes
+
+
+def keep_spoils_glory(counts: dict, schedules: tuple) -> tuple[int, str]:
+    """Glory and a sentence for keep spoils {type: count}; a type without schedule is 422."""
+    total, parts = 0, []
+    for kind, count in counts.items():
+        if not count:
+            continue
+        steps = find_schedule(kind, *schedules)
+        if steps is None:
+            raise missing_schedule(kind)
+        glory, sizes = spoils_sets(count, steps)
+        total += glory
+        parts.append(f"{kind} {count} as sets of {'+'.join(map(str, sizes))} = {glory}")
+    return total, ("; ".join(parts) + ".") if parts else "No keep spoils."
+
+
+def tapestry_glory(counts: dict, where: str) -> tuple[int, str]:
+    """15 per set of the 3 different tapestries, 2 for each tapestry outside a set."""
+    held = {name: n for name, n in counts.items() if n}
+    if len(held) > TAPESTRY_KINDS:
+        raise RuleError(f"There are only {TAPESTRY_KINDS} different tapestries; "
+                        f"{len(held)} kinds were entered.", where, "too_many_kinds", 422)
+    sets = min(held.values()) if len(held) == TAPESTRY_KINDS else 0
+    others = sum(held.values()) - TAPESTRY_KINDS * sets
+    glory = TAPESTRY_SET_GLORY * sets + TAPESTRY_SINGLE_GLORY * others
+    rest = plural(others, "other tapestry", "other tapestries")
+    return glory, (f"{plural(sets, 'set')} of {TAPESTRY_KINDS} different at "
+                   f"{TAPESTRY_SET_GLORY} and {rest} at {TAPESTRY_SINGLE_GLORY}.")
+
+
+def wall_places(walls: list[int], majority: list[int], rule: str) -> list[dict]:
+    """Per player: {"glory", "place" (0 = most; None without walls), "tied" (indexes)}.
+    Only players with at least 1 wall token compete."""
+    out: list[dict] = [{"glory": 0, "place": None, "tied": []} for _ in walls]
+    place = 0
+    for count in sorted({w for w in walls if w > 0}, reverse=True):
+        group = [i for i, w in enumerate(walls) if w == count]
+        if rule == "split":
+            glory = sum(majority[place:place + len(group)]) // len(group)
+        else:
+            glory = majority[place] if place < len(majority) else 0
+        for i in group:
+            out[i] = {"glory": glory, "place": place, "tied": [j for j in group if j != i]}
+        place += len(group)
+    return out
+
+
+def wall_awards(walls: list[int], majority: list[int] | None, rule: str) -> list[dict]:
+    if any(walls) and majority is None:
+        raise missing_wall_majority()
+    return wall_places(walls, majority or [0, 0], rule)
+
+
+def wall_sentence(walls: int, award: dict, names: list[str], rule: str) -> str:
+    if not walls:
+        return "No wall tokens."
+    place = award["place"]
+    where = PLACE_NAMES[place] if place < len(PLACE_NAMES) else "below second place"
+    tied = f", tied with {join_names([names[j] for j in award['tied']])}" if award["tied"] else ""
+    rule_text = f" Tie rule '{rule}': {WALL_TIE_RULES[rule]}." if award["tied"] else ""
+    return f"{plural(walls, 'wall token')}: {where}{tied}, {award['glory']} glory.{rule_text}"
+
+
+def player_rows(index: int, sheet: dict, schedules: tuple) -> tuple[dict, dict]:
+    """Every row but walls (which compares players): {row: glory} and {row: sentence}."""
+    spoils, spoils_text = keep_spoils_glory(sheet["keep_spoils"], schedules)
+    tapestries, tapestry_text = tapestry_glory(sheet["tapestries"],
+                                               f"players[{index}].sheet.tapestries")
+    categories = {"glory": sheet["glory"], "artifacts": sum(sheet["artifacts"]),
+                  "favor": FAVOR_GLORY * sheet["favor"], "keep_spoils": spoils,
+                  "tapestries": tapestries, "prophecies": sum(sheet["prophecies"])}
+    explanations = {
+        "glory": f"{sheet['glory']} glory gained during play.",
+        "artifacts": f"{plural(len(sheet['artifacts']), 'artifact')}.",
+        "favor": f"{plural(sheet['favor'], 'favor token')} at {FAVOR_GLORY} glory each.",
+        "keep_spoils": spoils_text,
+        "tapestries": tapestry_text,
+        "prophecies": f"{plural(len(sheet['prophecies']), 'prophecy', 'prophecies')}.",
+    }
+    return categories, explanations

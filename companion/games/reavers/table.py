@@ -1,0 +1,212 @@
+"""Reavers at the table: seat order, pawn placement, the Start Player marker, the Honor Ship
+and the cleanup that adds territory glory each round. Functions over a play's state dict."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import RuleError, check_int, seat_after
+
+LOCATIONS = {"recruit_reavers": "Recruit Reavers", "trade_with_villages": "Trade with Villages",
+             "raid_villages": "Raid Villages", "raid_keeps": "Raid Keeps",
+             "conquer_territories": "Conquer Territories", "battle_at_sea": "Battle at Sea"}
+START_PLAYER_LOCATION = "trade_with_villages"
+ROUNDS = 6
+ACTIONS_PER_ROUND = 4
+FIRST_FOOD = 4
+MAX_TERRITORIES = 100
+
+
+# --------------------------------------------------------------------------- setup
+def pawns_per_player(count: int) -> int:
+    return 2 if count == 2 else 1
+
+
+def food_by_seat(players: list[str], start: str) -> dict:
+    """4 food for the start player, one more per seat clockwise after it."""
+    first = players.index(start)
+    return {p: FIRST_FOOD + (i - first) % len(players) for i, p in enumerate(players)}
+
+
+def placement_order(players: list[str], start: str, honor_ship: str | None) -> list[str]:
+    """Whose pawn comes when in a round: clockwise from the start player one pawn at a time
+    (twice round with 2 players), then the Honor Ship's holder with 3 players."""
+    order = [seat_after(players, start, i) for i in range(len(players))]
+    order *= pawns_per_player(len(players))
+    if honor_ship:
+        order.append(honor_ship)
+    return order
+
+
+def setup_checklist(players: list[str], start: str, food: dict, honor: str | None) -> list[str]:
+    pawns = pawns_per_player(len(players))
+    side = "2-player" if len(players) == 2 else "3-4 player"
+    marker = f"Give {start} the Start Player marker"
+    if honor:
+        marker += (" and the Honor Ship, an extra pawn for its holder that passes clockwise at "
+                   "every cleanup")
+    return [
+        f"Lay the board {side} side up and set the round tracker on round 1 of {ROUNDS}.",
+        marker + ".",
+        f"Each player takes a player board, 1 Favor token, {pawns} Longship "
+        f"pawn{'s' if pawns > 1 else ''} and a score tracker on 0 of the Glory track.",
+        "Food by seat: " + ", ".join(f"{p} {n}" for p, n in food.items()) + ".",
+        "Shuffle the Sea Journey, Sea Battle, Village Spoils, Keep Spoils, Reaver and Prophecy "
+        "decks one by one onto their spaces.",
+        "Each player draws 2 Reavers, rolls the dice pictured top left onto their board, then "
+        "Rallies, Specializes or Promotes each card.",
+        f"Fill every Action Location with cards for {len(players)} players.",
+        "Sort the Territory tiles by type, shuffle each stack and put it on its space.",
+        "Roll 2 Crew dice of each colour onto Trade with Villages and put the Ship Upgrade "
+        "tokens on their spaces at Raid Villages.",
+        "Keep the Food, Favor and dice supplies within reach.",
+    ]
+
+
+def make_setup(players: list[str], start: str) -> dict:
+    food = food_by_seat(players, start)
+    honor = start if len(players) == 3 else None
+    return {"start_player": start, "food": food, "honor_ship": honor,
+            "pawns": {p: pawns_per_player(len(players)) for p in players},
+            "turn_order": placement_order(players, start, honor),
+            "rounds": ROUNDS, "round_track": list(range(1, ROUNDS + 1)),
+            "actions_per_round": ACTIONS_PER_ROUND,
+            "locations": [{"id": k, "name": v} for k, v in LOCATIONS.items()],
+            "board_side": "2 players" if len(players) == 2 else "3-4 players",
+            "checklist": setup_checklist(players, start, food, honor)}
+
+
+# --------------------------------------------------------------------------- play state
+def names_of(state: dict) -> list[str]:
+    return [p["name"] for p in state["players"]]
+
+
+def new_table(state: dict) -> dict:
+    setup, names = state["setup"], names_of(state)
+    return {"start_player": setup["start_player"], "honor_ship": setup["honor_ship"],
+            "turn_order": list(setup["turn_order"]), "placements": [],
+            "next_player": setup["turn_order"][0],
+            "territories": {n: 0 for n in names}, "territory_glory": {n: 0 for n in names},
+            "history": [], "notices": []}
+
+
+def check_keys(data: Any, allowed: tuple[str, ...]) -> None:
+    if not isinstance(data, dict):
+        raise RuleError("The event's data must be an object.", "data")
+    for key in data:
+        if key not in allowed:
+            raise RuleError(f"Unknown field '{key}'.", f"data.{key}", "unknown_field")
+
+
+def check_player(state: dict, name: Any, field: str) -> str:
+    names = names_of(state)
+    if name not in names:
+        raise RuleError(f"Pick a player of this play: {', '.join(names)}.", field)
+    return name
+
+
+def check_placement(state: dict, data: dict) -> tuple[str, str]:
+    """(player, location) of a valid "place" event; nothing is changed."""
+    check_keys(data, ("player", "location"))
+    table = state["table"]
+    if state["phase"] != "actions":
+        raise RuleError("Pawns are placed in the actions phase; this round is in cleanup.",
+                        "type", "wrong_phase", 422)
+    location = data.get("location")
+    if location not in LOCATIONS:
+        raise RuleError(f"Pick a location: {', '.join(LOCATIONS)}.", "data.location")
+    taken = {p["location"]: p["player"] for p in table["placements"]}
+    if location in taken:
+        raise RuleError(f"{LOCATIONS[location]} was already chosen this round by "
+                        f"{taken[location]}; each location is used once a round.",
+                        "data.location", "location_taken", 422)
+    player = table["next_player"]
+    if player is None:
+        raise RuleError(f"All {len(table['turn_order'])} pawns of this round are placed; "
+                        "advance to cleanup.", "type", "no_pawns_left", 422)
+    if "player" in data and data["player"] != player:
+        check_player(state, data["player"], "data.player")
+        raise RuleError(f"It is {player}'s pawn next, not {data['player']}'s.",
+                        "data.player", "not_your_turn", 422)
+    return player, location
+
+
+def place(state: dict, data: dict) -> dict:
+    """The next pawn goes to a free location; Trade with Villages takes the marker."""
+    player, location = check_placement(state, data)
+    table = state["table"]
+    turn = len(table["placements"])
+    order = table["turn_order"]
+    honor = table["honor_ship"] is not None and turn == len(order) - 1
+    table["placements"].append({"player": player, "location": location, "honor_ship": honor})
+    table["next_player"] = order[turn + 1] if turn + 1 < len(order) else None
+    notices = [f"{player} chose {LOCATIONS[location]}."]
+    if location == START_PLAYER_LOCATION and table["start_player"] != player:
+        table["start_player"] = player
+        notices.append(f"{player} takes the Start Player marker and starts next round.")
+    table["notices"] = notices + round_notices(state)
+    return state
+
+
+def set_territories(state: dict, data: dict) -> dict:
+    """How many territory tiles a player holds now (cleanup adds 1 glory per tile)."""
+    check_keys(data, ("player", "count"))
+    player = check_player(state, data.get("player"), "data.player")
+    count = check_int(data.get("count"), "data.count", "Territories held", 0, MAX_TERRITORIES)
+    state["table"]["territories"][player] = count
+    if state["phase"] == "cleanup":
+        record_cleanup_glory(state)
+    state["table"]["notices"] = [f"{player} holds {count} territories."] + round_notices(state)
+    return state
+
+
+def set_start_player(state: dict, data: dict) -> dict:
+    """A correction: who holds the Start Player marker (it counts from the next round)."""
+    check_keys(data, ("player",))
+    player = check_player(state, data.get("player"), "data.player")
+    state["table"]["start_player"] = player
+    state["table"]["notices"] = ([f"{player} holds the Start Player marker from next round."]
+                                 + round_notices(state))
+    return state
+
+
+def record_cleanup_glory(state: dict) -> None:
+    """Cleanup step 1 for the current round (idempotent): +1 glory per territory held."""
+    table = state["table"]
+    entry = {"round": state["round"], "territories": dict(table["territories"]),
+             "glory": dict(table["territories"])}
+    table["history"] = [h for h in table["history"] if h["round"] != state["round"]] + [entry]
+    table["territory_glory"] = {name: sum(h["glory"].get(name, 0) for h in table["history"])
+                                for name in table["territories"]}
+
+
+def cleanup(state: dict) -> None:
+    """Entering cleanup: territory glory for the round, then the Honor Ship moves on."""
+    table = state["table"]
+    record_cleanup_glory(state)
+    gains = ", ".join(f"{n} +{g}" for n, g in table["history"][-1]["glory"].items())
+    notices = [f"Cleanup of round {state['round']}: territory glory {gains}."]
+    if table["honor_ship"] is not None:
+        table["honor_ship"] = seat_after(names_of(state), table["honor_ship"])
+        notices.append(f"The Honor Ship passes to {table['honor_ship']}.")
+    table["notices"] = notices
+
+
+def start_round(state: dict) -> None:
+    table = state["table"]
+    table["turn_order"] = placement_order(names_of(state), table["start_player"],
+                                          table["honor_ship"])
+    table["placements"] = []
+    table["next_player"] = table["turn_order"][0]
+    table["notices"] = round_notices(state)
+
+
+def round_notices(state: dict) -> list[str]:
+    table = state["table"]
+    if state["phase"] != "actions":
+        return []
+    done, total = len(table["placements"]), len(table["turn_order"])
+    if table["next_player"] is None:
+        return [f"All {total} pawns of round {state['round']} are placed: advance to cleanup."]
+    pawn = "the Honor Ship" if (table["honor_ship"] and done == total - 1) else "a Longship pawn"
+    return [f"Round {state['round']}: {table['next_player']} places {pawn} next "
+            f"({done + 1} of {total})."]
