@@ -26,7 +26,6 @@ from ..base import (
     Option,
     RuleError,
     SheetField,
-    check_int,
     check_players,
     parse_score_players,
     score_response,
@@ -136,8 +135,7 @@ class ReaversGame(Game):
         for seat in state["players"]:
             sheet = dict(state["sheets"].get(seat["name"], {}))
             if extra.get(seat["name"]):
-                sheet["glory"] = (check_int(sheet.get("glory", 0), "glory")
-                                  + extra[seat["name"]])
+                sheet["glory"] = sheet.get("glory", 0) + extra[seat["name"]]
             players.append({"name": seat["name"], "sheet": sheet})
         return {"players": players, "options": state["options"]}
 
