@@ -1,0 +1,63 @@
+"""North Sea Companion: the app factory."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_BODY = 256 * 1024
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app. ``config`` overrides the environment (tests pass DATABASE_URL etc.)."""
+    app = Flask(__name__, template_folder=str(ROOT / "templates"),
+                static_folder=str(ROOT / "static"), instance_path=str(ROOT / "instance"))
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        DATABASE_URL=os.environ.get("DATABASE_URL"),
+        PUBLIC_URL=os.environ.get("PUBLIC_URL"),
+        SECRET_KEY=os.environ.get("SECRET_KEY"),
+        WTF_CSRF_TIME_LIMIT=None,
+        WTF_CSRF_SSL_STRICT=False,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    if config:
+        app.config.update(config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config["DATABASE_URL"]:
+        app.config["DATABASE_URL"] = f"sqlite:///{Path(app.instance_path) / 'companion.db'}"
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    app.json.sort_keys = False
+    _wire(app)
+    return app
+
+
+def _instance_secret(instance: Path) -> str:
+    """Generated once and kept in the instance folder, so sessions survive a restart."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _wire(app: Flask) -> None:
+    from htmx_flask import Htmx
+
+    from .cli import register_cli
+    from .service import PlayService
+    from .store import Store
+    from .web import api, errors, pages, security
+
+    Htmx(app)
+    app.extensions["companion"] = PlayService(Store(app.config["DATABASE_URL"]))
+    security.init_security(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.extensions["csrf_protect"].exempt(api.bp)
+    errors.register(app)
+    register_cli(app)

@@ -1,0 +1,54 @@
+# North Sea Companion. `make run` serves on the LAN; `make test` installs what the tests need
+# (test extras, Chromium and PostgreSQL from Debian when missing) and runs every test.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+PORT ?= 5000
+export PORT
+
+.PHONY: run serve test bench install install-test system-run system-test lint db clean
+
+$(VENV)/.created:
+	@scripts/system-deps.sh venv
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	@touch $@
+
+$(VENV)/.installed: pyproject.toml $(VENV)/.created
+	$(PIP) install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
+	$(PIP) install --quiet -e '.[test]'
+	@touch $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+system-run:
+	@scripts/system-deps.sh run
+
+system-test:
+	@scripts/system-deps.sh test
+
+db: install
+	$(VENV)/bin/companion init-db
+
+run: system-run install db
+	$(VENV)/bin/companion serve --port $(PORT)
+
+serve: run
+
+test: system-test install-test
+	scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
+
+bench: system-test install-test
+	scripts/with-postgres.sh $(PY) -m benchmarks $(BENCH_ARGS)
+
+lint: install-test
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

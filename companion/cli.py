@@ -1,0 +1,116 @@
+"""The `companion` command: serve | setup | score | init-db (exit 2 on bad input)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, with_appcontext
+
+from .games.base import RuleError
+
+
+def register_cli(app: Flask) -> None:
+    for command in (init_db, setup, score, serve):
+        app.cli.add_command(command)
+
+
+def _fail(err: RuleError) -> None:
+    where = f" ({err.field})" if err.field else ""
+    click.echo(f"error: {err.message}{where}", err=True)
+    sys.exit(2)
+
+
+def _service():
+    return current_app.extensions["companion"]
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db():
+    """Create or upgrade the database."""
+    revision = _service().store.init_db()
+    click.echo(f"Database ready at revision {revision}.")
+
+
+@click.command("setup")
+@click.argument("game")
+@click.option("--players", required=True, help="Names in seat order, comma separated.")
+@click.option("--seed", default=None, help="Same seed, same setup.")
+@click.option("--option", "options", multiple=True, help="key=value (repeatable).")
+@with_appcontext
+def setup(game, players, seed, options):
+    """Print a seeded setup as JSON (the setup endpoint's response)."""
+    from .plays import run_setup
+    from .web.forms import coerce
+
+    try:
+        parsed = {}
+        for item in options:
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise RuleError(f"--option needs key=value, not '{item}'.", "options")
+            parsed[key.strip()] = coerce(value)
+        body = {"players": [p.strip() for p in players.split(",") if p.strip()],
+                "options": parsed}
+        if seed is not None:
+            body["seed"] = coerce(seed)
+        result = run_setup(game, body, _service().catalogue(game) if game in _games() else {})
+    except RuleError as err:
+        _fail(err)
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def _games():
+    from .games import GAMES
+
+    return GAMES
+
+
+@click.command("score")
+@click.argument("game")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@with_appcontext
+def score(game, file):
+    """Score a request body read from FILE (or -)."""
+    from .plays import run_score
+
+    try:
+        try:
+            body = json.load(file)
+        except ValueError as err:
+            raise RuleError(f"The file is not valid JSON: {err}", None, "invalid_json") from err
+        result = run_score(game, body, _service().catalogue(game) if game in _games() else {})
+    except RuleError as err:
+        _fail(err)
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+@click.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True)
+@click.option("--port", default=lambda: int(os.environ.get("PORT", "5000")), type=int,
+              show_default="5000 or $PORT")
+@click.option("--workers", default=lambda: int(os.environ.get("WEB_WORKERS", "2")), type=int)
+@click.option("--threads", default=8, type=int)
+@with_appcontext
+def serve(host, port, workers, threads):
+    """Serve on the local network with gunicorn (a production WSGI server)."""
+    from .server import announce, run_gunicorn
+
+    _service().store.init_db()
+    announce(current_app.config.get("PUBLIC_URL"), port)
+    run_gunicorn(host, port, workers, threads)
+
+
+def _create_app(*_args):
+    from . import create_app
+
+    return create_app()
+
+
+@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=False,
+             add_version_option=False, load_dotenv=False)
+def main():
+    """North Sea Companion."""

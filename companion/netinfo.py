@@ -1,0 +1,62 @@
+"""The address a phone on the table's network can reach: PUBLIC_URL, else the LAN address.
+
+Reads the interfaces' own addresses (no packet is sent anywhere) and never answers localhost.
+"""
+from __future__ import annotations
+
+import fcntl
+import ipaddress
+import socket
+import struct
+
+SIOCGIFADDR = 0x8915
+
+
+def interface_addresses() -> list[str]:
+    """IPv4 addresses of this machine's interfaces, loopback excluded."""
+    found = []
+    for _index, name in socket.if_nameindex():
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                packed = fcntl.ioctl(sock.fileno(), SIOCGIFADDR,
+                                     struct.pack("256s", name[:15].encode()))
+        except OSError:
+            continue
+        address = socket.inet_ntoa(packed[20:24])
+        if not ipaddress.ip_address(address).is_loopback:
+            found.append(address)
+    return found
+
+
+def lan_address() -> str | None:
+    """The best LAN address: a private one first, then any other non-loopback one."""
+    addresses = interface_addresses()
+    private = [a for a in addresses if ipaddress.ip_address(a).is_private]
+    return (private or addresses or [None])[0]
+
+
+def base_url(public_url: str | None, request_host: str | None, default_port: int) -> str:
+    """The root URL put into QR codes and share links."""
+    if public_url:
+        return public_url.rstrip("/")
+    port = default_port
+    if request_host and ":" in request_host.rsplit("]", 1)[-1]:
+        try:
+            port = int(request_host.rsplit(":", 1)[1])
+        except ValueError:
+            pass
+    host = request_host.rsplit(":", 1)[0] if request_host else None
+    if host and not _is_local(host):
+        return f"http://{request_host}"
+    address = lan_address() or host or "127.0.0.1"
+    return f"http://{address}:{port}"
+
+
+def _is_local(host: str) -> bool:
+    host = host.strip("[]")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

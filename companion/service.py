@@ -1,0 +1,156 @@
+"""Use cases over the store: create a play, read its state, record events, undo and redo.
+
+Takes the store as an argument; the pure rules live in companion.games and companion.plays.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+
+from .games import get_game
+from .games.base import RuleError, new_seed
+from .plays import apply_event, new_state, parse_event, replay, score_of
+from .store import Conflict, PlayRow, Store
+from .tokens import new_play_id, new_token, token_hash, view_token_for
+
+CACHE_SIZE = 512
+WRITE_RETRIES = 3
+
+
+class StateCache:
+    """States by (play id, version): replay once, then every read and write is cheap."""
+
+    def __init__(self, size: int = CACHE_SIZE):
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, key):
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        return None
+
+    def put(self, key, state) -> None:
+        with self._lock:
+            self._items[key] = state
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+class PlayService:
+    def __init__(self, store: Store, cache: StateCache | None = None):
+        self.store = store
+        self.cache = cache or StateCache()
+
+    # ---- catalogue
+    def catalogue(self, game_id: str) -> dict:
+        game = get_game(game_id)
+        return self.store.get_catalogue(game.id) or game.empty_catalogue()
+
+    def put_catalogue(self, game_id: str, data) -> dict:
+        game = get_game(game_id)
+        clean = game.validate_catalogue(data)
+        self.store.put_catalogue(game.id, clean)
+        return clean
+
+    # ---- plays
+    def create(self, body) -> tuple[PlayRow, dict, dict]:
+        """Returns (row, {"edit", "view"} tokens, state)."""
+        if not isinstance(body, dict):
+            raise RuleError("The request must be a JSON object.", None)
+        unknown = set(body) - {"game", "players", "options", "seed"}
+        if unknown:
+            key = sorted(unknown)[0]
+            raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+        game = get_game(body.get("game"))
+        seed = body.get("seed")
+        seed = new_seed() if seed is None or seed == "" else seed
+        state = new_state(game.id, body.get("players"), body.get("options"), seed,
+                          self.catalogue(game.id))
+        edit = new_token()
+        tokens = {"edit": edit, "view": view_token_for(edit)}
+        play_id = new_play_id()
+        self.store.create_play(play_id, game.id, state, token_hash(tokens["edit"]),
+                               token_hash(tokens["view"]))
+        row = self.store.load_play(play_id)
+        self.cache.put((play_id, 0), state)
+        return row, tokens, state
+
+    def load(self, play_id: str) -> PlayRow:
+        row = self.store.load_play(play_id) if isinstance(play_id, str) else None
+        if row is None:
+            raise RuleError("There is no such play.", None, "unknown_play", 404)
+        return row
+
+    def state(self, row: PlayRow) -> dict:
+        key = (row.id, row.version)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        state = replay(row.initial, self.store.active_events(row.id, upto=row.head))
+        state = dict(state, version=row.version)
+        self.cache.put(key, state)
+        return state
+
+    def record(self, play_id: str, body) -> dict:
+        """Validate and append one event; a stale expected_version raises Conflict."""
+        event = parse_event(body)
+        for _ in range(WRITE_RETRIES):
+            row = self.load(play_id)
+            if event["expected_version"] is not None and event["expected_version"] != row.version:
+                raise Conflict(row.version)
+            state = apply_event(self.state(row), event)
+            try:
+                version = self.store.append_event(row, event, finished=state["finished"],
+                                                  summary=summary_of(state))
+            except Conflict:
+                if event["expected_version"] is not None:
+                    raise
+                continue
+            return self._remember(row.id, version, state)
+        raise Conflict(self.load(play_id).version)
+
+    def move(self, play_id: str, step: int, expected_version=None) -> dict:
+        """Undo (step -1) or redo (step +1)."""
+        if expected_version is not None and (isinstance(expected_version, bool)
+                                             or not isinstance(expected_version, int)):
+            raise RuleError("expected_version must be a whole number.", "expected_version")
+        row = self.load(play_id)
+        if expected_version is not None and expected_version != row.version:
+            raise Conflict(row.version)
+        head = row.head + step
+        if head < 0:
+            raise RuleError("There is nothing to undo.", None, "nothing_to_undo", 409)
+        if head > row.length:
+            raise RuleError("There is nothing to redo.", None, "nothing_to_redo", 409)
+        state = replay(row.initial, self.store.active_events(row.id, upto=head))
+        version = self.store.move_head(row, head, finished=state["finished"],
+                                       summary=summary_of(state))
+        return self._remember(row.id, version, state)
+
+    def _remember(self, play_id: str, version: int, state: dict) -> dict:
+        state = dict(state, version=version)
+        self.cache.put((play_id, version), state)
+        return state
+
+
+def summary_of(state: dict) -> dict | None:
+    """What a history list shows of a finished play: winners and totals."""
+    if not state["finished"]:
+        return None
+    score = score_of(state)
+    if "error" in score:
+        return {"winners": [], "totals": {}}
+    return {"winners": score["winners"],
+            "totals": {p["name"]: p["total"] for p in score["players"]}}
+
+
+def can_undo(row: PlayRow) -> bool:
+    return row.head > 0
+
+
+def can_redo(row: PlayRow) -> bool:
+    return row.head < row.length

@@ -1,0 +1,215 @@
+"""SQLAlchemy Core store: plays, their append-only events, and the box catalogue.
+
+SQLite by default (WAL, one transaction per event), any SQLAlchemy URL (PostgreSQL included).
+Writes use an optimistic version check: the play row's ``version`` must still be what the
+writer read, so two phones can never overwrite each other unseen.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+
+metadata = sa.MetaData()
+
+plays = sa.Table(
+    "plays", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("initial", sa.JSON, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False, default=0),
+    sa.Column("head", sa.Integer, nullable=False, default=0),
+    sa.Column("length", sa.Integer, nullable=False, default=0),
+    sa.Column("finished", sa.Boolean, nullable=False, default=False),
+    sa.Column("summary", sa.JSON, nullable=True),
+    sa.Column("edit_hash", sa.String(64), nullable=False),
+    sa.Column("view_hash", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_plays_updated_at", "updated_at"),
+)
+
+events = sa.Table(
+    "events", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("play_id", sa.String(32), sa.ForeignKey("plays.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("type", sa.String(40), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("discarded", sa.Boolean, nullable=False, default=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_events_play_position", "play_id", "discarded", "position"),
+)
+
+catalogues = sa.Table(
+    "catalogues", metadata,
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+class Conflict(Exception):
+    """The play changed since the writer read it (a stale version)."""
+
+    def __init__(self, current_version: int):
+        super().__init__(f"The play is now at version {current_version}.")
+        self.current_version = current_version
+
+
+class StoreUnavailable(Exception):
+    """The database is locked, gone or unreachable."""
+
+
+@dataclass(frozen=True)
+class PlayRow:
+    id: str
+    game: str
+    initial: dict
+    version: int
+    head: int
+    length: int
+    finished: bool
+    summary: dict | None
+    edit_hash: str
+    view_hash: str
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def make_engine(url: str) -> sa.Engine:
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"timeout": 5, "check_same_thread": False})
+        sa_event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+class Store:
+    def __init__(self, url: str):
+        self.url = url
+        self.engine = make_engine(url)
+
+    # ---- schema
+    def init_db(self) -> str:
+        """Create or upgrade the schema to the newest migration; returns the revision."""
+        from alembic import command
+        from alembic.config import Config
+        from alembic.runtime.migration import MigrationContext
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    # ---- plays
+    def create_play(self, play_id: str, game: str, initial: dict, edit_hash: str,
+                    view_hash: str) -> None:
+        stamp = now()
+        with self.engine.begin() as conn:
+            conn.execute(plays.insert().values(
+                id=play_id, game=game, initial=initial, version=0, head=0, length=0,
+                finished=bool(initial.get("finished")), summary=None, edit_hash=edit_hash,
+                view_hash=view_hash, created_at=stamp, updated_at=stamp))
+
+    def load_play(self, play_id: str) -> PlayRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(plays).where(plays.c.id == play_id)).first()
+        return PlayRow(**row._mapping) if row else None
+
+    def play_version(self, play_id: str) -> int | None:
+        """The cheapest read there is: what a polling phone asks every two seconds."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(plays.c.version)
+                                .where(plays.c.id == play_id)).scalar()
+
+    def active_events(self, play_id: str, upto: int | None = None) -> list[dict]:
+        """The events of the current branch in order (the first ``upto`` of them)."""
+        query = (sa.select(events.c.type, events.c.data, events.c.position,
+                           events.c.created_at)
+                 .where(events.c.play_id == play_id, events.c.discarded.is_(False))
+                 .order_by(events.c.position))
+        if upto is not None:
+            query = query.where(events.c.position <= upto)
+        with self.engine.connect() as conn:
+            return [{"type": r.type, "data": r.data, "position": r.position,
+                     "at": r.created_at} for r in conn.execute(query)]
+
+    def append_event(self, play: PlayRow, event: dict, *, finished: bool,
+                     summary: dict | None) -> int:
+        """Append after the head (discarding an undone branch); returns the new version.
+        Raises Conflict when the play moved on since ``play`` was read."""
+        stamp = now()
+        with self.engine.begin() as conn:
+            self._bump(conn, play, head=play.head + 1, length=play.head + 1,
+                       finished=finished, summary=summary, stamp=stamp)
+            if play.length > play.head:
+                conn.execute(events.update()
+                             .where(events.c.play_id == play.id,
+                                    events.c.discarded.is_(False),
+                                    events.c.position > play.head)
+                             .values(discarded=True))
+            conn.execute(events.insert().values(
+                play_id=play.id, position=play.head + 1, type=event["type"],
+                data=event.get("data") or {}, discarded=False, created_at=stamp))
+        return play.version + 1
+
+    def move_head(self, play: PlayRow, head: int, *, finished: bool,
+                  summary: dict | None) -> int:
+        """Undo or redo: move the pointer; returns the new version."""
+        with self.engine.begin() as conn:
+            self._bump(conn, play, head=head, length=play.length, finished=finished,
+                       summary=summary, stamp=now())
+        return play.version + 1
+
+    def _bump(self, conn, play: PlayRow, *, head, length, finished, summary, stamp) -> None:
+        result = conn.execute(
+            plays.update()
+            .where(plays.c.id == play.id, plays.c.version == play.version)
+            .values(version=play.version + 1, head=head, length=length,
+                    finished=finished, summary=summary, updated_at=stamp))
+        if result.rowcount != 1:
+            current = conn.execute(sa.select(plays.c.version)
+                                   .where(plays.c.id == play.id)).scalar()
+            raise Conflict(current if current is not None else play.version)
+
+    def recent_plays(self, limit: int = 20, finished: bool | None = None) -> list[PlayRow]:
+        query = sa.select(plays).order_by(plays.c.updated_at.desc()).limit(limit)
+        if finished is not None:
+            query = query.where(plays.c.finished.is_(finished))
+        with self.engine.connect() as conn:
+            return [PlayRow(**r._mapping) for r in conn.execute(query)]
+
+    # ---- box catalogue
+    def get_catalogue(self, game: str) -> dict | None:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(catalogues.c.data)
+                                .where(catalogues.c.game == game)).scalar()
+
+    def put_catalogue(self, game: str, data: dict) -> None:
+        with self.engine.begin() as conn:
+            updated = conn.execute(catalogues.update().where(catalogues.c.game == game)
+                                   .values(data=data, updated_at=now()))
+            if updated.rowcount == 0:
+                conn.execute(catalogues.insert().values(game=game, data=data,
+                                                        updated_at=now()))

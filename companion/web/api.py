@@ -1,0 +1,162 @@
+"""/api/v1: JSON for machines, exactly as shared/design/api.md names it."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from ..games import GAMES, get_game
+from ..games.base import RuleError
+from ..plays import run_score, run_setup, score_of
+from ..qr import qr_svg
+from ..store import PlayRow
+from ..tokens import token_role
+from . import service
+from .links import play_links
+from .sheets import scoresheet_pdf
+from .openapi import openapi_document
+from .security import bearer_token
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def json_body(optional: bool = False):
+    """The request's JSON body; 415 when it is not JSON, 400 when it does not parse."""
+    if optional and not request.get_data(cache=True):
+        return {}
+    if not request.is_json:
+        return _abort(415, "unsupported_media_type",
+                      "Send the body as JSON (Content-Type: application/json).")
+    body = request.get_json(silent=True)
+    if body is None:
+        raise RuleError("The body is not valid JSON.", None, "invalid_json")
+    return body
+
+
+def _abort(status, code, message):
+    raise RuleError(message, None, code, status)
+
+
+def authorised(play_id: str, need: str) -> PlayRow:
+    """The play, when the bearer token opens it for ``need`` ("view" or "edit")."""
+    token = bearer_token(request.headers)
+    if token is None:
+        raise RuleError("Send the play's token as 'Authorization: Bearer <token>'.", None,
+                        "unauthorized", 401)
+    row = service().store.load_play(play_id) if len(play_id) <= 32 else None
+    role = token_role(row, token) if row else None
+    if role is None:
+        raise RuleError("That token does not open this play.", None, "forbidden", 403)
+    if need == "edit" and role != "edit":
+        raise RuleError("A view token cannot change a play.", None, "forbidden", 403)
+    return row
+
+
+def state_json(row: PlayRow, state: dict) -> dict:
+    out = {k: v for k, v in state.items() if k != "catalogue"}
+    out["score"] = score_of(state)
+    out["can_undo"] = row.head > 0 if state["version"] == row.version else None
+    out["can_redo"] = row.head < row.length if state["version"] == row.version else None
+    return out
+
+
+@bp.get("/games")
+def games():
+    return jsonify({"games": [g.describe() for g in GAMES.values()]})
+
+
+@bp.post("/games/<game_id>/setup")
+def setup(game_id):
+    game = get_game(game_id)
+    return jsonify(run_setup(game.id, json_body(), service().catalogue(game.id)))
+
+
+@bp.post("/games/<game_id>/score")
+def score(game_id):
+    game = get_game(game_id)
+    return jsonify(run_score(game.id, json_body(), service().catalogue(game.id)))
+
+
+@bp.post("/games/shipwrights/heroes")
+def shipwrights_heroes():
+    from ..games import shipwrights
+
+    return jsonify(shipwrights.adjudicate_heroes(json_body()))
+
+
+@bp.post("/plays")
+def create_play():
+    row, tokens, state = service().create(json_body())
+    links = play_links(row.id, tokens)
+    body = {"id": row.id, "edit_token": tokens["edit"], "view_token": tokens["view"],
+            "edit_url": links["edit"], "view_url": links["view"],
+            "state": state_json(row, state)}
+    return jsonify(body), 201, {"Location": url_for("api.get_play", play_id=row.id)}
+
+
+@bp.get("/plays/<play_id>")
+def get_play(play_id):
+    row = authorised(play_id, "view")
+    return jsonify({"state": state_json(row, service().state(row))})
+
+
+@bp.post("/plays/<play_id>/events")
+def post_event(play_id):
+    authorised(play_id, "edit")
+    state = service().record(play_id, json_body())
+    row = service().load(play_id)
+    return jsonify({"state": state_json(row, state)})
+
+
+@bp.post("/plays/<play_id>/undo")
+def undo(play_id):
+    return _move(play_id, -1)
+
+
+@bp.post("/plays/<play_id>/redo")
+def redo(play_id):
+    return _move(play_id, +1)
+
+
+def _move(play_id: str, step: int):
+    authorised(play_id, "edit")
+    body = json_body(optional=True)
+    if not isinstance(body, dict):
+        raise RuleError("The body must be a JSON object.", None)
+    state = service().move(play_id, step, body.get("expected_version"))
+    return jsonify({"state": state_json(service().load(play_id), state)})
+
+
+@bp.get("/plays/<play_id>/scoresheet.pdf")
+def scoresheet(play_id):
+    row = authorised(play_id, "view")
+    pdf = scoresheet_pdf(row, service().state(row))
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="play-{row.id}.pdf"'})
+
+
+@bp.get("/plays/<play_id>/join.svg")
+def join_svg(play_id):
+    row = authorised(play_id, "view")
+    token = bearer_token(request.headers)
+    link = play_links(row.id, {"view": token})["view"]
+    return Response(qr_svg(link), mimetype="image/svg+xml")
+
+
+@bp.get("/catalogue/<game_id>")
+def get_catalogue(game_id):
+    game = get_game(game_id)
+    return jsonify({"game": game.id, "catalogue": service().catalogue(game.id),
+                    "help": game.catalogue_help})
+
+
+@bp.put("/catalogue/<game_id>")
+def put_catalogue(game_id):
+    game = get_game(game_id)
+    body = json_body()
+    data = body.get("catalogue", body) if isinstance(body, dict) else body
+    clean = service().put_catalogue(game.id, data)
+    return jsonify({"game": game.id, "catalogue": clean})
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document(current_app))

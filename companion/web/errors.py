@@ -1,0 +1,67 @@
+"""Every error a person or a program can cause gets a clear answer, never a bare 500."""
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from ..games.base import RuleError
+from ..store import Conflict
+
+MESSAGES = {
+    400: ("bad_request", "The request could not be understood."),
+    401: ("unauthorized", "A token is needed for this play."),
+    403: ("forbidden", "This token cannot do that."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not accept that method."),
+    413: ("too_large", "The request is too large (256 KiB at most)."),
+    415: ("unsupported_media_type", "Send the body as JSON (Content-Type: application/json)."),
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, code: str, message: str, field: str | None = None):
+    if wants_json():
+        body = {"code": code, "message": message}
+        if field:
+            body["field"] = field
+        return jsonify({"error": body}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(RuleError)
+    def rule_error(err: RuleError):
+        return error_response(err.status, err.code, err.message, err.field)
+
+    @app.errorhandler(Conflict)
+    def conflict(err: Conflict):
+        return error_response(409, "version_conflict",
+                              "Someone else changed this play first; here is the fresh state. "
+                              f"It is now at version {err.current_version}.",
+                              "expected_version")
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(err: CSRFError):
+        return error_response(400, "csrf_failed",
+                              "The form expired or came from elsewhere; reload the page and try again.")
+
+    @app.errorhandler(OperationalError)
+    def database_down(err: OperationalError):
+        app.logger.warning("database unavailable: %s", err)
+        return error_response(503, "database_unavailable",
+                              "The database is busy or unreachable; nothing was changed. Try again in a moment.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        code, message = MESSAGES.get(err.code, ("http_error", err.description or "Error."))
+        return error_response(err.code or 500, code, message)
+
+    @app.errorhandler(Exception)
+    def unexpected(err: Exception):
+        app.logger.exception("unexpected error")
+        return error_response(500, "internal_error", "Something went wrong on the server; nothing was changed.")

@@ -1,0 +1,131 @@
+"""Turn HTML form posts into the same JSON bodies the API takes (one path into the core)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..games.base import Game, RuleError, active_fields
+
+MAX_PLAYERS_ON_FORM = 8
+
+
+def coerce(value: str) -> Any:
+    """A form string as JSON would carry it: whole numbers and booleans typed."""
+    text = value.strip()
+    if text.lstrip("-").isdigit() and len(text) < 12:
+        return int(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def new_play_body(form, game: Game) -> dict:
+    """The POST /api/v1/plays body from the new-play form."""
+    players = []
+    for i in range(MAX_PLAYERS_ON_FORM):
+        name = (form.get(f"name{i}") or "").strip()
+        if name:
+            players.append({"name": name, "colour": form.get(f"colour{i}") or None})
+    options = {}
+    for option in game.options:
+        if option.kind == "bool":
+            options[option.name] = form.get(f"opt:{option.name}") == "on"
+        elif form.get(f"opt:{option.name}") not in (None, ""):
+            options[option.name] = coerce(form.get(f"opt:{option.name}"))
+    body = {"game": game.id, "players": players, "options": options}
+    if (form.get("seed") or "").strip():
+        body["seed"] = coerce(form["seed"])
+    return body
+
+
+def event_body(form, game: Game, state: dict) -> dict:
+    """The POST .../events body from a play-page form: a sheet edit or a game event."""
+    expected = form.get("expected_version")
+    body = {"type": form.get("type") or "", "data": {},
+            "expected_version": coerce(expected) if expected else None}
+    if body["type"] == "sheet":
+        body["data"] = {"player": form.get("player"),
+                        "fields": sheet_fields_from_form(form, game, state)}
+        return body
+    if form.get("data"):
+        try:
+            body["data"] = json.loads(form["data"])
+        except ValueError as err:
+            raise RuleError("The form's data is not valid JSON.", "data") from err
+    for key in form:
+        if key.startswith("d:"):
+            values = form.getlist(key)
+            body["data"][key[2:]] = coerce(values[-1])
+    return body
+
+
+def sheet_fields_from_form(form, game: Game, state: dict) -> dict:
+    fields: dict[str, Any] = {}
+    for spec in active_fields(game.sheet_fields, state["options"]):
+        key = f"f:{spec.name}"
+        if spec.kind == "counts":
+            counts = parse_counts(form, spec)
+            if counts is not None:
+                fields[spec.name] = counts
+        elif spec.kind == "bool":
+            if key in form:
+                fields[spec.name] = "on" in form.getlist(key) or "true" in form.getlist(key)
+        elif spec.kind == "list":
+            if key in form:
+                fields[spec.name] = parse_list(form[key], spec.name)
+        elif key in form:
+            fields[spec.name] = coerce(form[key]) if spec.kind == "int" else form[key]
+    apply_bump(form.get("bump"), fields, state, form.get("player"))
+    return fields
+
+
+def parse_list(text: str, name: str) -> list:
+    items = [t for t in text.replace(";", ",").replace(" ", ",").split(",") if t.strip()]
+    out = []
+    for item in items:
+        value = coerce(item)
+        if not isinstance(value, int):
+            raise RuleError(f"'{item}' is not a whole number; list numbers separated by commas.",
+                            f"data.fields.{name}")
+        out.append(value)
+    return out
+
+
+def parse_counts(form, spec) -> dict | None:
+    prefix = f"f:{spec.name}."
+    if spec.keys:
+        present = {k[len(prefix):]: form[k] for k in form if k.startswith(prefix)}
+        return {k: coerce(v) if v.strip() else 0 for k, v in present.items()} or None
+    text = form.get(f"f:{spec.name}")
+    if text is None:
+        return None
+    counts = {}
+    for part in [p for p in text.replace(";", ",").split(",") if p.strip()]:
+        name, sep, count = part.partition("=")
+        if not sep:
+            name, sep, count = part.partition(":")
+        counts[name.strip()] = coerce(count) if sep else 1
+    return counts
+
+
+def apply_bump(bump: str | None, fields: dict, state: dict, player: str | None) -> None:
+    """A +/- button: "field:+1" or "field.key:-1" added to the posted (or current) value."""
+    if not bump or ":" not in bump:
+        return
+    target, _, delta = bump.rpartition(":")
+    step = coerce(delta)
+    if not isinstance(step, int):
+        return
+    name, _, key = target.partition(".")
+    current = (state["sheets"].get(player) or {})
+    if key:
+        counts = dict(fields.get(name) or current.get(name) or {})
+        counts[key] = max(0, _as_int(counts.get(key)) + step)
+        fields[name] = counts
+    else:
+        base = fields.get(name, current.get(name, 0))
+        fields[name] = max(0, _as_int(base) + step)
+
+
+def _as_int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

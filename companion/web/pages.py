@@ -1,0 +1,199 @@
+"""htmx pages and fragments for people at the table. One URL serves a page or its block."""
+from __future__ import annotations
+
+import json
+
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+                   url_for)
+from htmx_flask import request as hx_request
+from jinja2_fragments.flask import render_block
+
+from ..games import GAMES, get_game
+from ..games.base import RuleError
+from ..plays import COLOURS, score_of
+from ..qr import qr_svg
+from ..store import Conflict, PlayRow
+from ..tokens import token_role, view_token_for
+from . import service
+from .forms import event_body, new_play_body
+from .links import play_links
+from .sheets import scoresheet_pdf
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def index():
+    plays = service().store.recent_plays(limit=12)
+    return render_template("index.html", games=GAMES.values(), plays=plays,
+                           names={g.id: g.name for g in GAMES.values()})
+
+
+@bp.get("/healthz")
+def healthz():
+    return {"ok": True}
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_play():
+    game = get_game(request.values.get("game") or "explorers")
+    error, form = None, request.form
+    if request.method == "POST":
+        try:
+            row, tokens, _ = service().create(new_play_body(request.form, game))
+        except RuleError as err:
+            error = err
+        else:
+            return redirect(url_for("pages.play", play_id=row.id, token=tokens["edit"]))
+    return render_template("plays/new.html", game=game, games=GAMES.values(), form=form,
+                           error=error, colours=COLOURS), (error.status if error else 200)
+
+
+def open_play(play_id: str, token: str) -> tuple[PlayRow, str]:
+    row = service().store.load_play(play_id) if len(play_id) <= 32 else None
+    role = token_role(row, token) if row else None
+    if role is None:
+        abort(404)
+    return row, role
+
+
+def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
+    state = service().state(row)
+    game = get_game(row.game)
+    return {"row": row, "state": state, "game": game, "role": role, "token": token,
+            "score": score_of(state), "fields": game.sheet_fields_for(state["options"]),
+            "can_undo": row.head > 0, "can_redo": row.head < row.length,
+            "links": play_links(row.id, {"view": token if role == "view" else
+                                         view_token_for(token),
+                                         "edit": token if role == "edit" else None}),
+            **extra}
+
+
+@bp.get("/plays/<play_id>/<token>")
+def play(play_id, token):
+    row, role = open_play(play_id, token)
+    context = play_context(row, role, token)
+    if hx_request.htmx and not hx_request.htmx.boosted:
+        return render_block("plays/play.html", "play", **context)
+    return render_template("plays/play.html", **context)
+
+
+@bp.get("/plays/<play_id>/<token>/poll")
+def poll(play_id, token):
+    """What every phone asks every two seconds: 204 when nothing changed (one tiny read)."""
+    seen = request.args.get("version", type=int)
+    version = service().store.play_version(play_id) if len(play_id) <= 32 else None
+    if version is None:
+        abort(404)
+    if seen == version:
+        return Response(status=204)
+    row, role = open_play(play_id, token)
+    return render_block("plays/play.html", "play", **play_context(row, role, token))
+
+
+@bp.post("/plays/<play_id>/<token>/events")
+def post_event(play_id, token):
+    row, role = open_play(play_id, token)
+    if role != "edit":
+        abort(403)
+    game = get_game(row.game)
+    try:
+        service().record(play_id, event_body(request.form, game, service().state(row)))
+    except RuleError as err:
+        return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
+    except Conflict:
+        return _play_block(play_id, token, 409, error=(
+            "Someone else changed the play a moment ago. Here is the fresh state: "
+            "check it and enter your change again."))
+    return _play_block(play_id, token, 200)
+
+
+@bp.post("/plays/<play_id>/<token>/<any(undo, redo):move>")
+def move(play_id, token, move):
+    row, role = open_play(play_id, token)
+    if role != "edit":
+        abort(403)
+    try:
+        service().move(play_id, -1 if move == "undo" else 1,
+                       request.form.get("expected_version", type=int))
+    except RuleError as err:
+        return _play_block(play_id, token, err.status, error=err.message)
+    except Conflict:
+        return _play_block(play_id, token, 409, error=(
+            "Someone else changed the play a moment ago; nothing was undone. Look again."))
+    return _play_block(play_id, token, 200)
+
+
+def _play_block(play_id: str, token: str, status: int, **extra):
+    row, role = open_play(play_id, token)
+    context = play_context(row, role, token, **extra)
+    if hx_request.htmx:
+        return render_block("plays/play.html", "play", **context), status
+    if status == 200:
+        return redirect(url_for("pages.play", play_id=play_id, token=token))
+    return render_template("plays/play.html", **context), status
+
+
+@bp.get("/plays/<play_id>/<token>/join.svg")
+def join_svg(play_id, token):
+    row, role = open_play(play_id, token)
+    if request.args.get("edit") and role == "edit":
+        link = play_links(row.id, {"edit": token})["edit"]
+    else:
+        link = _view_link(row, role, token)
+    return Response(qr_svg(link), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=300"})
+
+
+def _view_link(row: PlayRow, role: str, token: str) -> str:
+    """The view link needs the view token; an edit page gets it from the play's state."""
+    view = token if role == "view" else view_token_for(token)
+    return play_links(row.id, {"view": view})["view"]
+
+
+@bp.get("/plays/<play_id>/<token>/scoresheet.pdf")
+def scoresheet(play_id, token):
+    row, _ = open_play(play_id, token)
+    return Response(scoresheet_pdf(row, service().state(row)), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="play-{row.id}.pdf"'})
+
+
+@bp.route("/catalogue", methods=["GET"])
+def catalogues():
+    return render_template("catalogue/index.html", games=GAMES.values())
+
+
+@bp.route("/catalogue/<game_id>", methods=["GET", "POST"])
+def catalogue(game_id):
+    game = get_game(game_id)
+    error, saved, text = None, False, None
+    if request.method == "POST":
+        upload = request.files.get("file")
+        text = upload.read().decode("utf-8", "replace") if upload and upload.filename else \
+            request.form.get("json", "")
+        try:
+            data = json.loads(text or "{}")
+            service().put_catalogue(game.id, data)
+            saved = True
+        except ValueError as err:
+            error = RuleError(f"That is not valid JSON: {err}", "json")
+        except RuleError as err:
+            error = err
+    current = service().catalogue(game.id)
+    if text is None or saved:
+        text = json.dumps(current, indent=2, ensure_ascii=False)
+    return render_template("catalogue/edit.html", game=game, text=text, error=error,
+                           saved=saved), (error.status if error else 200)
+
+
+@bp.get("/catalogue/<game_id>/export.json")
+def catalogue_export(game_id):
+    game = get_game(game_id)
+    body = json.dumps(service().catalogue(game.id), indent=2, ensure_ascii=False)
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{game.id}-catalogue.json"'})
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    return current_app.send_static_file("manifest.webmanifest")

@@ -1,0 +1,114 @@
+"""Shared fixtures: an app on a temporary database, its client and CLI runner, a live server
+and a phone-sized Chromium page. In CI (CI=true) a missing tool fails instead of skipping."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+
+IN_CI = os.environ.get("CI") == "true"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+
+def missing(reason: str):
+    """Skip on a developer machine without the tool; fail in CI."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: nothing may be skipped)")
+    pytest.skip(reason)
+
+
+def make_app(tmp_path: Path, url: str | None = None, **config):
+    app = create_app({"TESTING": True, "DATABASE_URL": url or f"sqlite:///{tmp_path / 'test.db'}",
+                      "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
+                      "PUBLIC_URL": "http://192.168.1.20:5000", **config})
+    app.extensions["companion"].store.init_db()
+    return app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return make_app(tmp_path)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def csrf_app(tmp_path):
+    """An app with CSRF protection on, as in production."""
+    return make_app(tmp_path, WTF_CSRF_ENABLED=True)
+
+
+class LiveServer:
+    def __init__(self, app):
+        from werkzeug.serving import make_server
+
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, PUBLIC_URL=None)
+    server = LiveServer(app)
+    server.app = app
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        missing(f"Chromium is not installed at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("Playwright is not installed")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-background-networking", "--disable-gpu",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A new phone-sized page; call it again (phone()) for a second phone."""
+    contexts = []
+
+    def open_phone(**extra):
+        context = browser.new_context(**PHONE, **extra)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    url = os.environ.get("TEST_POSTGRES_URL")
+    if not url:
+        missing("TEST_POSTGRES_URL is not set (run the tests through `make test`)")
+    return url
