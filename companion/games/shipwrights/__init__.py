@@ -65,6 +65,11 @@ class ShipwrightsGame(Game):
     def score_body(self, state: dict) -> dict:
         return play.score_body(state)
 
+    def adjudicate_heroes(self, body: Any) -> dict:
+        """``POST /games/shipwrights/heroes`` (the same as the module-level function; the
+        games registry binds the name ``shipwrights`` to this object)."""
+        return adjudicate_heroes(body)
+
 
 GAME = ShipwrightsGame()
 
