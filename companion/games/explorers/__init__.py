@@ -93,13 +93,22 @@ class ExplorersGame(Game):
         and the table's islands as the top-level ``islands``."""
         body = super().score_body(state)
         if state["setup"].get("solo"):
-            sheet = dict(body["players"][0]["sheet"])
-            dealt = state["setup"]["captains"][body["players"][0]["name"]]
-            sheet.setdefault("captain", dealt[0])
-            sheet.setdefault("captain_2", dealt[1])
-            body["players"][0]["sheet"] = sheet
+            entry = body["players"][0]
+            entry["sheet"] = solo_captains(entry["sheet"], state["setup"]["captains"][
+                entry["name"]])
         body["islands"] = play.islands_for_scoring(state)
         return body
+
+
+def solo_captains(sheet: dict, dealt: list[str]) -> dict:
+    """The solo sheet with its empty captain fields filled from the 2 dealt captains."""
+    sheet = dict(sheet)
+    named = {str(sheet.get(k) or "").casefold() for k in ("captain", "captain_2")}
+    spare = [c for c in dealt if c.casefold() not in named]
+    for key in ("captain", "captain_2"):
+        if not sheet.get(key) and spare:
+            sheet[key] = spare.pop(0)
+    return sheet
 
 
 GAME = ExplorersGame()

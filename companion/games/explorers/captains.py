@@ -99,7 +99,7 @@ def _barbarian(ctx: CaptainContext) -> tuple[int, str]:
 def _cartographer(ctx: CaptainContext) -> tuple[int, str]:
     sizes = sorted((i["tiles"] for i in ctx.controlled), reverse=True)
     if len(sizes) < 2:
-        return 0, f"Cartographer: controls {len(sizes)} island(s); needs 2 = 0 VP."
+        return 0, f"Cartographer: needs 2 controlled islands, has {len(sizes)} = 0 VP."
     return sizes[1], (f"Cartographer: the second-largest controlled island "
                       f"({sizes[1]} tiles) scores again = {sizes[1]} VP.")
 
@@ -130,10 +130,11 @@ def _scout(ctx: CaptainContext) -> tuple[int, str]:
     return n, f"Scout: {n} completed islands held by others (or nobody) with a Viking = {n} VP."
 
 
-def _count_bonus(name: str, what: str, read: Callable[[CaptainContext], int]) -> Callable:
+def _count_bonus(name: str, unit: str, read: Callable[[CaptainContext], int]) -> Callable:
+    """A bonus of 1 VP per ``unit`` (singular, e.g. "outpost built")."""
     def bonus(ctx: CaptainContext) -> tuple[int, str]:
         n = read(ctx)
-        return n, f"{name}: {n} {what} = {n} VP."
+        return n, f"{name}: 1 VP per {unit}, {n} in all = {n} VP."
     return bonus
 
 
@@ -151,15 +152,15 @@ BONUSES = {
     "Huntsman": _huntsman,
     "Queen": _queen,
     "Scout": _scout,
-    "Shieldmaiden": _count_bonus("Shieldmaiden", "islands controlled",
+    "Shieldmaiden": _count_bonus("Shieldmaiden", "island controlled",
                                  lambda ctx: len(ctx.controlled)),
     "Trader": _trader,
-    "Tyrant": _count_bonus("Tyrant", "settlements raided",
+    "Tyrant": _count_bonus("Tyrant", "settlement raided",
                            lambda ctx: len(ctx.sheet["settlements"])),
-    "Watchman": _count_bonus("Watchman", "outposts built", lambda ctx: ctx.sheet["outposts"]),
-    "Berserker": _count_bonus("Berserker", "Viking deaths",
+    "Watchman": _count_bonus("Watchman", "outpost built", lambda ctx: ctx.sheet["outposts"]),
+    "Berserker": _count_bonus("Berserker", "Viking death",
                               lambda ctx: ctx.sheet["viking_deaths"]),
-    "Adventurer": _count_bonus("Adventurer", "shipwreck tokens left on the dashboard",
+    "Adventurer": _count_bonus("Adventurer", "shipwreck token left on the dashboard",
                                lambda ctx: ctx.sheet.get("shipwreck_tokens", 0)),
 }
 

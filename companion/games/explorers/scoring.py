@@ -42,7 +42,7 @@ def livestock_row(counts: dict) -> tuple[int, str]:
 def outposts_row(n: int) -> tuple[int, str]:
     """The k-th outpost is worth k + 1: 2, 5, 9, 14, 20."""
     vp = sum(k + 1 for k in range(1, n + 1))
-    return vp, f"{n} outposts (2, 3, 4, ... VP each) = {vp} VP."
+    return vp, f"{n} outposts, the k-th worth k + 1 VP = {vp} VP."
 
 
 def base_rows(sheet: dict) -> dict:
@@ -51,8 +51,7 @@ def base_rows(sheet: dict) -> dict:
     rows = {"livestock": livestock_row(sheet["livestock"]),
             "outposts": outposts_row(sheet["outposts"]),
             "enemy_ships": (ships, f"{ships} enemy ships destroyed, 1 VP each = {ships} VP."),
-            "settlements": (sum(raids), f"{len(raids)} settlements raided, strengths "
-                                        f"{_listed(raids)} = {sum(raids)} VP."),
+            "settlements": _tokens_row(raids, "settlements", "strengths"),
             "viking_deaths": (deaths ** 2, f"{deaths} Viking deaths squared = "
                                            f"{deaths ** 2} VP.")}
     return rows
@@ -62,12 +61,18 @@ def rocks_rows(sheet: dict) -> dict:
     gold, forts = sheet["gold"], sheet["fortresses"]
     return {"gold": (GOLD_VP * gold, f"{gold} gold salvaged, {GOLD_VP} VP each = "
                                      f"{GOLD_VP * gold} VP."),
-            "fortresses": (sum(forts), f"{len(forts)} fortresses raided, values "
-                                       f"{_listed(forts)} = {sum(forts)} VP.")}
+            "fortresses": _tokens_row(forts, "fortresses", "values")}
 
 
 def _listed(values: list[int]) -> str:
     return ", ".join(map(str, values)) if values else "none"
+
+
+def _tokens_row(values: list[int], what: str, kind: str) -> tuple[int, str]:
+    if not values:
+        return 0, f"No {what} raided."
+    return sum(values), (f"{len(values)} {what} raided, {kind} {_listed(values)} = "
+                         f"{sum(values)} VP.")
 
 
 def islands_row(player: str, controls: list[dict]) -> tuple[int, str]:
@@ -75,7 +80,7 @@ def islands_row(player: str, controls: list[dict]) -> tuple[int, str]:
     vp = sum(held)
     if not held:
         return 0, "Controls no scoring island."
-    return vp, f"Controls {len(held)} islands of {_listed(held)} tiles = {vp} VP."
+    return vp, f"Controls islands of {_listed(held)} tiles, 1 VP per tile = {vp} VP."
 
 
 # --------------------------------------------------------------------------- validation
