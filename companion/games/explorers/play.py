@@ -16,8 +16,6 @@ from typing import Any
 from ..base import RuleError, check_int
 from .islands import INFLUENCE, ISLAND_KEYS, parse_islands, parse_pieces
 
-ISLAND_EDITS = ISLAND_KEYS
-
 
 # --------------------------------------------------------------------------- turn counter
 def turns_played_by(turns_done: int, seat: int, players: int) -> int:
@@ -122,7 +120,7 @@ def check_keys(data: dict, allowed: tuple) -> None:
 
 
 def add_island(state: dict, data: dict) -> dict:
-    check_keys(data, ISLAND_EDITS)
+    check_keys(data, ISLAND_KEYS)
     island = {"complete": False, **data}
     islands = state["table"]["islands"] + [island]
     return store_islands(state, islands, len(islands) - 1,
@@ -130,7 +128,7 @@ def add_island(state: dict, data: dict) -> dict:
 
 
 def update_island(state: dict, data: dict) -> dict:
-    check_keys(data, ISLAND_EDITS + ("island",))
+    check_keys(data, ISLAND_KEYS + ("island",))
     i = island_index(state, data)
     islands = list(state["table"]["islands"])
     islands[i] = {**islands[i], **{k: v for k, v in data.items() if k != "island"}}

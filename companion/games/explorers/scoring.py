@@ -108,10 +108,6 @@ def parse_body(game, body, catalogue: dict) -> tuple[list[dict], dict, list[dict
 def check_sheet(sheet: dict, i: int, options: dict, catalogue: dict, solo: bool) -> None:
     """Rules a single sheet must keep; canonicalises the captains' names in place."""
     where = f"players[{i}].sheet"
-    for kind, count in sheet["livestock"].items():
-        if count > LIVESTOCK[kind]:
-            raise RuleError(f"The box holds only {LIVESTOCK[kind]} {kind}.",
-                            f"{where}.livestock.{kind}", "too_many_pieces", 422)
     if sheet["viking_deaths"] > VIKINGS:
         raise RuleError(f"A player has only {VIKINGS} Vikings to lose.",
                         f"{where}.viking_deaths", "too_many_pieces", 422)
@@ -133,7 +129,7 @@ def check_sheet(sheet: dict, i: int, options: dict, catalogue: dict, solo: bool)
 
 
 def check_box_totals(players: list[dict]) -> None:
-    """All players together cannot hold more tokens or livestock than the box has."""
+    """No player, nor all together, can hold more tokens or livestock than the box has."""
     for key, (label, limit) in BOX_TOKENS.items():
         _check_total(players, key, label, limit, lambda s, k=key: _count(s.get(k, 0)))
     for kind, limit in LIVESTOCK.items():
