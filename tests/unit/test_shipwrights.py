@@ -305,7 +305,7 @@ def test_bonuses_may_come_as_counts_from_a_form():
 
 @pytest.mark.parametrize("sheet, field", [
     ({"longship_bonuses": ["upgrades", "gold"]}, "players[0].sheet.longship_bonuses[1]"),
-    ({"longship_bonuses": "upgrades"}, "players[0].sheet.longship_bonuses"),
+    ({"longship_bonuses": 3}, "players[0].sheet.longship_bonuses"),
     ({"longship_bonuses": {"gold": 1}}, "players[0].sheet.longship_bonuses.gold"),
     ({"tracks": {"military": 19}}, "players[0].sheet.tracks.military"),
     ({"tracks": {"gold": 1}}, "players[0].sheet.tracks.gold"),
@@ -666,3 +666,24 @@ def test_heroes_go_only_to_strict_leaders(players, neutral):
                        for name, m in markers.items() if name != holder)
     holders = set(result["heroes"].values())
     assert result["randi"] == [name for name in tracks if name not in holders]
+
+
+def test_bonus_list_accepts_a_form_text():
+    sheet = {"longship_bonuses": "['raid_cards', 'upgrades=2']", "raid_cards": 1, "upgrades": 3}
+    assert score({"Ann": sheet})["players"][0]["categories"]["longships"] == 2 + 6 + 6
+    assert error_of(score, {"Ann": {"longship_bonuses": "gold"}}).field == \
+        "players[0].sheet.longship_bonuses.gold"
+
+
+def test_reveal_accepts_a_page_forms_flat_fields():
+    state = new_play(("Ann",), catalogue=GAME.empty_catalogue())
+    state = event(state, "reveal", military=2, trade=0, renown="1", solo_vp="4", id="",
+                  trades="1 Silver for 1 Oak; 3 Silver for 1 Wool")
+    card = state["table"]["round_card"]
+    assert card["icons"] == icons(2, 0, 1) and card["solo_vp"] == 4 and card["id"] is None
+    assert card["trades"] == ["1 Silver for 1 Oak", "3 Silver for 1 Wool"]
+    assert state["table"]["neutral"] == icons(2, 0, 1)
+    fresh = new_play(("Ann",), catalogue=GAME.empty_catalogue())
+    assert error_of(event, fresh, "reveal", military=1, solo_vp=2).field == "data.trade"
+    assert error_of(event, fresh, "reveal", icons=icons(), military=1,
+                    solo_vp=2).field == "data.military"

@@ -17,6 +17,7 @@ from ..base import RuleError, check_int
 from .catalogue import (
     CATALOGUE_PAGE,
     find_round_card,
+    parse_icons,
     parse_round_card,
     reject_unknown,
     require_object,
@@ -143,12 +144,24 @@ def required_card_fields(player_count: int) -> tuple[str, ...]:
 def apply_reveal(state: dict, data: Any) -> dict:
     """The table types in the revealed card (when the catalogue could not deal one)."""
     check_open(state)
+    data = form_friendly_card(require_object(data, "data", "The revealed card"))
     card = parse_round_card(data, "data", required_card_fields(len(state["players"])))
     table = state["table"]
     if state["phase"] != "reveal" or table["round_card"] is not None:
         raise RuleError(f"Round {state['round']}'s Round Card is already revealed; undo to "
                         "correct it.", None, "already_revealed", 422)
     return reveal_card(state, card, "table")
+
+
+def form_friendly_card(data: dict) -> dict:
+    """Also take a page form's flat fields: military/trade/renown beside the card's other
+    fields, empty texts for values left out, and trades as one text split on ";" or lines."""
+    data = {key: value for key, value in data.items() if value != ""}
+    if "icons" not in data and any(track in data for track in TRACKS):
+        data["icons"] = parse_icons({t: data.pop(t) for t in TRACKS if t in data}, "data")
+    if isinstance(data.get("trades"), str):
+        data["trades"] = [t for t in data["trades"].replace("\n", ";").split(";") if t.strip()]
+    return data
 
 
 def reveal_card(state: dict, card: dict, source: str) -> dict:

@@ -41,6 +41,8 @@ class BonusListField(SheetField):
         return []
 
     def parse(self, value: Any, where: str) -> Any:
+        if isinstance(value, str):
+            value = text_to_counts(value, where)
         if isinstance(value, dict):
             value = counts_to_list(value, where, self.choices)
         if not isinstance(value, list) or len(value) > self.max_items:
@@ -51,6 +53,20 @@ class BonusListField(SheetField):
                 raise RuleError(f"{self.label}: each entry must be one of "
                                 f"{', '.join(self.choices)}.", f"{where}[{i}]")
         return list(value)
+
+
+def text_to_counts(text: str, where: str) -> dict:
+    """A form's text: "raid_cards, upgrades=2" (brackets and quotes are ignored)."""
+    for junk in "[]'\"":
+        text = text.replace(junk, " ")
+    counts: dict[str, Any] = {}
+    for item in text.replace(";", ",").replace(" ", ",").split(","):
+        if not item.strip():
+            continue
+        kind, _, count = item.strip().partition("=")
+        counts[kind] = counts.get(kind, 0) + check_int(count or 1, f"{where}.{kind}", "A count",
+                                                        0, MAX_BONUS_LONGSHIPS)
+    return counts
 
 
 def counts_to_list(counts: dict, where: str, choices: tuple) -> list[str]:
