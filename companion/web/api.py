@@ -77,9 +77,9 @@ def score(game_id):
 
 @bp.post("/games/shipwrights/heroes")
 def shipwrights_heroes():
-    from ..games import shipwrights
+    from ..games.shipwrights import adjudicate_heroes
 
-    return jsonify(shipwrights.adjudicate_heroes(json_body()))
+    return jsonify(adjudicate_heroes(json_body()))
 
 
 @bp.post("/plays")

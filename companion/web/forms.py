@@ -113,8 +113,8 @@ def apply_bump(bump: str | None, fields: dict, state: dict, player: str | None) 
     if not bump or ":" not in bump:
         return
     target, _, delta = bump.rpartition(":")
-    step = coerce(delta)
-    if not isinstance(step, int):
+    step = coerce(delta.lstrip("+"))
+    if not isinstance(step, int) or isinstance(step, bool):
         return
     name, _, key = target.partition(".")
     current = (state["sheets"].get(player) or {})

@@ -1,0 +1,240 @@
+"""The JSON API as shared/design/api.md names it: every endpoint, tokens, conflicts, errors."""
+from __future__ import annotations
+
+import pytest
+
+from companion.games import GAMES
+
+CONTRACT_IDS = {"shipwrights", "explorers", "knarr", "reavers", "seafarers"}
+
+
+def create(client, game="knarr", names=("Ann", "Bo"), **extra):
+    body = {"game": game, "players": [{"name": n} for n in names], "seed": 7, **extra}
+    response = client.post("/api/v1/plays", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def sheet(client, play, player, fields, token=None, **extra):
+    return client.post(f"/api/v1/plays/{play['id']}/events", headers=auth(token or play["edit_token"]),
+                       json={"type": "sheet", "data": {"player": player, "fields": fields}, **extra})
+
+
+def test_games_lists_the_five_contract_ids_with_player_counts(client):
+    games = client.get("/api/v1/games").json["games"]
+    assert {g["id"] for g in games} == CONTRACT_IDS
+    for g in games:
+        assert set(g) >= {"id", "name", "min_players", "max_players", "options"}
+        assert 1 <= g["min_players"] <= g["max_players"] <= 5
+
+
+@pytest.mark.parametrize("game_id", sorted(CONTRACT_IDS))
+def test_setup_is_seeded_and_reproducible(client, game_id):
+    game = GAMES[game_id]
+    names = ["Ann", "Bo", "Cy", "Di"][:max(game.min_players, 3 if game_id != "knarr" else 2)]
+    if game_id == "seafarers":
+        names = ["Ann", "Bo", "Cy", "Di"]
+    body = {"players": names, "seed": "table-1"}
+    first = client.post(f"/api/v1/games/{game_id}/setup", json=body)
+    again = client.post(f"/api/v1/games/{game_id}/setup", json=body)
+    assert first.status_code == 200, first.json
+    assert first.json == again.json
+    assert first.json["seed"] == "table-1" and first.json["game"] == game_id
+    assert first.json["players"] == names
+
+
+def test_setup_without_seed_says_which_seed_it_used(client):
+    response = client.post("/api/v1/games/knarr/setup", json={"players": ["Ann", "Bo"]})
+    seed = response.json["seed"]
+    again = client.post("/api/v1/games/knarr/setup", json={"players": ["Ann", "Bo"], "seed": seed})
+    assert again.json == response.json
+
+
+def test_wrong_player_count_is_422(client):
+    response = client.post("/api/v1/games/knarr/setup", json={"players": ["Solo"]})
+    assert response.status_code == 422
+    assert response.json["error"]["field"] == "players"
+
+
+def test_unknown_game_is_404_and_non_json_is_415(client):
+    assert client.post("/api/v1/games/chess/setup", json={"players": []}).status_code == 404
+    response = client.post("/api/v1/games/knarr/setup", data="players=Ann",
+                           content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 415
+    assert response.json["error"]["code"] == "unsupported_media_type"
+
+
+def test_oversized_body_is_413(client):
+    response = client.post("/api/v1/games/knarr/score", data="[" + "1," * 200_000 + "1]",
+                           content_type="application/json")
+    assert response.status_code == 413
+
+
+def test_broken_json_is_400_with_a_message(client):
+    response = client.post("/api/v1/games/knarr/score", data="{nope",
+                           content_type="application/json")
+    assert response.status_code == 400
+    assert response.json["error"]["message"]
+
+
+def test_score_names_the_bad_field(client):
+    body = {"players": [{"name": "Ann", "sheet": {"vp": -3}}, {"name": "Bo", "sheet": {}}]}
+    response = client.post("/api/v1/games/knarr/score", json=body)
+    assert response.status_code == 400
+    assert response.json["error"]["field"] == "players[0].sheet.vp"
+    body["players"][0]["sheet"] = {"vpp": 1}
+    assert client.post("/api/v1/games/knarr/score", json=body).json["error"]["field"] == \
+        "players[0].sheet.vpp"
+
+
+def test_score_ranks_with_the_tiebreak(client):
+    body = {"players": [{"name": "Ann", "sheet": {"vp": 41, "recruits": 1, "bracelets": 1}},
+                        {"name": "Bo", "sheet": {"vp": 41, "recruits": 3, "bracelets": 2}},
+                        {"name": "Cy", "sheet": {"vp": 30}}]}
+    result = client.post("/api/v1/games/knarr/score", json=body).json
+    assert result["winners"] == ["Bo"]
+    assert [p["rank"] for p in result["players"]] == [2, 1, 3]
+    assert [p["total"] for p in result["players"]] == [41, 41, 30]
+    assert "Bo" in result["tiebreak"]
+
+
+def test_create_play_returns_tokens_links_and_state(client):
+    play = create(client)
+    assert set(play) >= {"id", "edit_token", "view_token", "edit_url", "view_url", "state"}
+    assert len(play["edit_token"]) >= 22 and len(play["view_token"]) >= 22  # >= 128 bits
+    assert play["edit_url"].startswith("http://192.168.1.20:5000/plays/")
+    state = play["state"]
+    assert set(state) >= {"version", "round", "phase", "players", "setup", "sheets", "score",
+                          "finished"}
+    assert state["version"] == 0 and state["finished"] is False
+
+
+def test_view_token_reads_but_never_writes(client):
+    play = create(client)
+    assert client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["view_token"])).status_code == 200
+    response = sheet(client, play, "Ann", {"vp": 5}, token=play["view_token"])
+    assert response.status_code == 403
+    assert client.post(f"/api/v1/plays/{play['id']}/undo",
+                       headers=auth(play["view_token"])).status_code == 403
+    state = client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["edit_token"])).json["state"]
+    assert state["version"] == 0
+
+
+def test_missing_or_foreign_token_is_refused_without_leaking(client):
+    one, other = create(client), create(client)
+    assert client.get(f"/api/v1/plays/{one['id']}").status_code == 401
+    response = client.get(f"/api/v1/plays/{one['id']}", headers=auth(other["edit_token"]))
+    assert response.status_code == 403
+    assert "Ann" not in response.get_data(as_text=True)
+    unknown = client.get("/api/v1/plays/nope", headers=auth(one["edit_token"]))
+    assert unknown.status_code == 403
+
+
+def test_events_undo_redo_and_branch_discard(client):
+    play = create(client)
+    headers = auth(play["edit_token"])
+    assert sheet(client, play, "Ann", {"vp": 5}).json["state"]["sheets"]["Ann"]["vp"] == 5
+    assert sheet(client, play, "Ann", {"vp": 9}).json["state"]["version"] == 2
+    undone = client.post(f"/api/v1/plays/{play['id']}/undo", headers=headers).json["state"]
+    assert undone["sheets"]["Ann"]["vp"] == 5 and undone["version"] == 3 and undone["can_redo"]
+    redone = client.post(f"/api/v1/plays/{play['id']}/redo", headers=headers).json["state"]
+    assert redone["sheets"]["Ann"]["vp"] == 9
+    client.post(f"/api/v1/plays/{play['id']}/undo", headers=headers)
+    branch = sheet(client, play, "Bo", {"vp": 2}).json["state"]
+    assert branch["sheets"]["Ann"]["vp"] == 5 and branch["sheets"]["Bo"]["vp"] == 2
+    assert branch["can_redo"] is False
+    response = client.post(f"/api/v1/plays/{play['id']}/redo", headers=headers)
+    assert response.status_code == 409 and response.json["error"]["code"] == "nothing_to_redo"
+
+
+def test_undo_at_the_start_is_a_clear_409(client):
+    play = create(client)
+    response = client.post(f"/api/v1/plays/{play['id']}/undo", headers=auth(play["edit_token"]))
+    assert response.status_code == 409
+    assert response.json["error"]["code"] == "nothing_to_undo"
+
+
+def test_stale_expected_version_is_409_and_changes_nothing(client):
+    play = create(client)
+    assert sheet(client, play, "Ann", {"vp": 5}, expected_version=0).status_code == 200
+    stale = sheet(client, play, "Ann", {"vp": 7}, expected_version=0)
+    assert stale.status_code == 409
+    assert stale.json["error"]["field"] == "expected_version"
+    state = client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["view_token"])).json["state"]
+    assert state["sheets"]["Ann"]["vp"] == 5 and state["version"] == 1
+
+
+def test_bad_event_is_rejected_whole(client):
+    play = create(client)
+    response = sheet(client, play, "Ann", {"vp": 5, "recruits": "lots"})
+    assert response.status_code == 400
+    assert response.json["error"]["field"] == "data.fields.recruits"
+    unknown = client.post(f"/api/v1/plays/{play['id']}/events", headers=auth(play["edit_token"]),
+                          json={"type": "teleport"})
+    assert unknown.status_code == 400
+    state = client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["view_token"])).json["state"]
+    assert state["version"] == 0 and state["sheets"]["Ann"].get("vp", 0) == 0
+
+
+def test_score_in_state_is_the_scoring_endpoint_response(client):
+    play = create(client)
+    state = sheet(client, play, "Bo", {"vp": 12}).json["state"]
+    direct = client.post("/api/v1/games/knarr/score", json={"players": [
+        {"name": n, "sheet": state["sheets"][n]} for n in ("Ann", "Bo")]}).json
+    assert state["score"] == direct
+
+
+def test_advance_and_finish(client):
+    play = create(client, game="reavers")
+    headers = auth(play["edit_token"])
+    state = client.post(f"/api/v1/plays/{play['id']}/events", headers=headers,
+                        json={"type": "advance"}).json["state"]
+    assert state["phase"] == "cleanup"
+    state = client.post(f"/api/v1/plays/{play['id']}/events", headers=headers,
+                        json={"type": "finish"}).json["state"]
+    assert state["finished"] is True
+
+
+def test_scoresheet_pdf_and_join_qr_need_a_token(client):
+    play = create(client)
+    pdf = client.get(f"/api/v1/plays/{play['id']}/scoresheet.pdf", headers=auth(play["view_token"]))
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    assert pdf.data.startswith(b"%PDF")
+    svg = client.get(f"/api/v1/plays/{play['id']}/join.svg", headers=auth(play["view_token"]))
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml" and b"<svg" in svg.data
+    assert client.get(f"/api/v1/plays/{play['id']}/join.svg").status_code == 401
+
+
+def test_catalogue_roundtrip_and_validation(client):
+    assert client.get("/api/v1/catalogue/knarr").status_code == 200
+    good = {"reputation_track": [0, 1, 2, 3, 5]}
+    response = client.put("/api/v1/catalogue/knarr", json=good)
+    assert response.status_code == 200
+    assert client.get("/api/v1/catalogue/knarr").json["catalogue"]["reputation_track"] == \
+        [0, 1, 2, 3, 5]
+    bad = client.put("/api/v1/catalogue/knarr", json={"reputation_track": [0, "x"]})
+    assert bad.status_code == 400 and bad.json["error"]["field"]
+    assert client.get("/api/v1/catalogue/knarr").json["catalogue"]["reputation_track"] == \
+        [0, 1, 2, 3, 5]
+    assert client.get("/api/v1/catalogue/chess").status_code == 404
+
+
+def test_openapi_document_lists_every_contract_path(client):
+    doc = client.get("/api/v1/openapi.json").json
+    assert doc["openapi"].startswith("3.1")
+    for path in ("/api/v1/games", "/api/v1/games/{game_id}/setup", "/api/v1/games/{game_id}/score",
+                 "/api/v1/games/shipwrights/heroes", "/api/v1/plays", "/api/v1/plays/{play_id}",
+                 "/api/v1/plays/{play_id}/events", "/api/v1/plays/{play_id}/undo",
+                 "/api/v1/plays/{play_id}/redo", "/api/v1/plays/{play_id}/scoresheet.pdf",
+                 "/api/v1/plays/{play_id}/join.svg", "/api/v1/catalogue/{game_id}",
+                 "/api/v1/openapi.json"):
+        assert path in doc["paths"], path
+
+
+def test_unknown_route_and_method_are_json_errors(client):
+    assert client.get("/api/v1/nothing").json["error"]["code"] == "not_found"
+    assert client.delete("/api/v1/games").status_code == 405
