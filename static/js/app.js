@@ -26,6 +26,20 @@
     } catch (e) { /* ignore */ }
   }
 
+  // A swap re-renders the play: keep every <details> (sheets, setup, islands) as the person
+  // left it open or closed, so a tap on Bjorn's sheet does not fold it away.
+  var openState = {};
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.target) return;
+    e.detail.target.querySelectorAll("details[id]").forEach(function (d) { openState[d.id] = d.open; });
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    Object.keys(openState).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d) d.open = openState[id];
+    });
+  });
+
   // Keep the screen awake during a play; released when the play has finished.
   var lock = null, video = null;
   function playing() {
@@ -64,4 +78,18 @@
   document.body.addEventListener("htmx:afterSwap", keepAwake);
   document.addEventListener("click", function once() { keepAwake(); }, { once: true });
   keepAwake();
+
+  // Local +/- buttons (type="button" data-step="1" aria-controls="<input id>") for forms that
+  // post once, e.g. a whole game turn: they change the number without sending anything.
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("button[data-step][aria-controls]");
+    var input = b && document.getElementById(b.getAttribute("aria-controls"));
+    if (!input) return;
+    e.preventDefault();
+    var v = (parseInt(input.value, 10) || 0) + parseInt(b.dataset.step, 10);
+    if (input.min !== "" && v < Number(input.min)) v = Number(input.min);
+    if (input.max !== "" && v > Number(input.max)) v = Number(input.max);
+    input.value = String(v);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
 })();
