@@ -5,12 +5,13 @@ Takes the store as an argument; the pure rules live in companion.games and compa
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import replace
 from threading import Lock
 
 from .games import get_game
 from .games.base import RuleError, new_seed
 from .plays import apply_event, new_state, parse_event, replay, score_of
-from .store import Conflict, PlayRow, Store
+from .store import Conflict, PlayRow, Store, now
 from .tokens import new_play_id, new_token, token_hash, view_token_for
 
 CACHE_SIZE = 512
@@ -95,22 +96,33 @@ class PlayService:
         self.cache.put(key, state)
         return state
 
-    def record(self, play_id: str, body) -> dict:
+    def record(self, play_id: str, body, row: PlayRow | None = None) -> dict:
         """Validate and append one event; a stale expected_version raises Conflict."""
+        return self.record_row(play_id, body, row)[1]
+
+    def record_row(self, play_id: str, body,
+                   row: PlayRow | None = None) -> tuple[PlayRow, dict]:
+        """record(), also returning the play's row after the write. ``row``, when the caller
+        has just read it (to check a token), saves reading it again; a stale one only costs a
+        retry, as the write itself checks the version."""
         event = parse_event(body)
         for _ in range(WRITE_RETRIES):
-            row = self.load(play_id)
+            row = row if row is not None and row.id == play_id else self.load(play_id)
             if event["expected_version"] is not None and event["expected_version"] != row.version:
                 raise Conflict(row.version)
             state = apply_event(self.state(row), event)
+            summary = summary_of(state)
             try:
                 version = self.store.append_event(row, event, finished=state["finished"],
-                                                  summary=summary_of(state))
+                                                  summary=summary)
             except Conflict:
                 if event["expected_version"] is not None:
                     raise
+                row = None
                 continue
-            return self._remember(row.id, version, state)
+            written = replace(row, version=version, head=row.head + 1, length=row.head + 1,
+                              finished=state["finished"], summary=summary, updated_at=now())
+            return written, self._remember(row.id, version, state)
         raise Conflict(self.load(play_id).version)
 
     def move(self, play_id: str, step: int, expected_version=None) -> dict:

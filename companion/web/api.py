@@ -100,9 +100,8 @@ def get_play(play_id):
 
 @bp.post("/plays/<play_id>/events")
 def post_event(play_id):
-    authorised(play_id, "edit")
-    state = service().record(play_id, json_body())
-    row = service().load(play_id)
+    row = authorised(play_id, "edit")
+    row, state = service().record_row(play_id, json_body(), row)
     return jsonify({"state": state_json(row, state)})
 
 

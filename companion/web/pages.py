@@ -98,14 +98,15 @@ def post_event(play_id, token):
         abort(403)
     game = get_game(row.game)
     try:
-        service().record(play_id, event_body(request.form, game, service().state(row)))
+        written, _ = service().record_row(
+            play_id, event_body(request.form, game, service().state(row)), row)
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
         return _play_block(play_id, token, 409, error=(
             "Someone else changed the play a moment ago. Here is the fresh state: "
             "check it and enter your change again."))
-    return _play_block(play_id, token, 200)
+    return _play_block(play_id, token, 200, opened=(written, role))
 
 
 @bp.post("/plays/<play_id>/<token>/<any(undo, redo):move>")
@@ -124,8 +125,9 @@ def move(play_id, token, move):
     return _play_block(play_id, token, 200)
 
 
-def _play_block(play_id: str, token: str, status: int, **extra):
-    row, role = open_play(play_id, token)
+def _play_block(play_id: str, token: str, status: int, opened=None, **extra):
+    """The play block after a change; ``opened`` is (row, role) when the caller has the row."""
+    row, role = opened or open_play(play_id, token)
     context = play_context(row, role, token, **extra)
     if hx_request.htmx:
         return render_block("plays/play.html", "play", **context), status
