@@ -51,13 +51,14 @@ def _wire(app: Flask) -> None:
     from .cli import register_cli
     from .service import PlayService
     from .store import Store
-    from .web import api, errors, pages, security
+    from .web import api, errors, pages, security, table
 
     Htmx(app)
     app.extensions["companion"] = PlayService(Store(app.config["DATABASE_URL"]))
     security.init_security(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(table.bp)
     app.extensions["csrf_protect"].exempt(api.bp)
     errors.register(app)
     register_cli(app)

@@ -1,21 +1,62 @@
-"""Score sheets as HTML and PDF (the same template, print CSS)."""
+"""Score sheets and blank score pads as HTML and PDF (ordinary templates, print CSS)."""
 from __future__ import annotations
 
 import datetime as dt
 
-from flask import current_app, render_template
+from flask import current_app, has_request_context, render_template, request
 
 from ..games import get_game
+from ..games.base import Game, RuleError
 from ..pdf import html_to_pdf
 from ..plays import score_of
 from ..store import PlayRow
 
+PAPERS = {"a4": "A4", "letter": "Letter"}
 
-def scoresheet_html(row: PlayRow, state: dict) -> str:
+
+def paper_of(value: str | None) -> str:
+    """"a4" (the default) or "letter"; anything else is a clear 400."""
+    paper = (value or "a4").lower()
+    if paper not in PAPERS:
+        raise RuleError("Paper must be a4 or letter.", "paper")
+    return paper
+
+
+def _requested_paper() -> str:
+    return paper_of(request.args.get("paper")) if has_request_context() else "a4"
+
+
+def row_label(category: str) -> str:
+    return category.replace("_", " ").capitalize()
+
+
+def scoresheet_html(row: PlayRow, state: dict, paper: str | None = None) -> str:
     game = get_game(row.game)
     return render_template("pdf/scoresheet.html", row=row, state=state, game=game,
-                           score=score_of(state), printed=dt.date.today().isoformat())
+                           score=score_of(state), printed=dt.date.today().isoformat(),
+                           paper=paper or _requested_paper(), row_label=row_label)
 
 
-def scoresheet_pdf(row: PlayRow, state: dict) -> bytes:
-    return html_to_pdf(scoresheet_html(row, state), current_app.static_folder)
+def scoresheet_pdf(row: PlayRow, state: dict, paper: str | None = None) -> bytes:
+    return html_to_pdf(scoresheet_html(row, state, paper), current_app.static_folder)
+
+
+def pad_rows(game: Game) -> list[str]:
+    """The rows of a blank pad: the game's scoring rows, else its sheet's labels."""
+    names = [f"Player {i + 1}" for i in range(max(game.min_players, 2))]
+    body = {"players": [{"name": n, "sheet": {}} for n in names], "options": {}}
+    try:
+        score = game.score(body, game.empty_catalogue())
+        return [row_label(c) for c in score["players"][0]["categories"]]
+    except (RuleError, NotImplementedError, KeyError, IndexError):
+        labels = [f.label for f in game.sheet_fields if f.kind != "text"]
+        return labels or ["Victory points"]
+
+
+def pad_html(game: Game, players: int, paper: str) -> str:
+    return render_template("pdf/pad.html", game=game, players=players, paper=paper,
+                           rows=pad_rows(game), columns=range(players))
+
+
+def pad_pdf(game: Game, players: int, paper: str) -> bytes:
+    return html_to_pdf(pad_html(game, players, paper), current_app.static_folder)

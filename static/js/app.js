@@ -40,44 +40,103 @@
     });
   });
 
-  // Keep the screen awake during a play; released when the play has finished.
-  var lock = null, video = null;
+  // Keep the screen awake during a play; released when the play has finished or is hidden.
+  // Wake Lock where the browser allows it (a secure context); elsewhere (plain http on a LAN)
+  // a tiny muted looping video, which keeps most phones' screens on while it plays.
+  var lock = null, video = null, pending = false;
   function playing() {
     var play = document.getElementById("play");
-    return play && play.dataset.finished !== "true";
+    return !!play && play.dataset.finished !== "true";
+  }
+  function showWake(state) {
+    document.documentElement.dataset.wakeLock = state;
+    var el = document.getElementById("wake-state");
+    if (!el) { return; }
+    var text = { held: "Screen stays on", fallback: "Screen stays on",
+                 blocked: "Tap anywhere to keep the screen on" }[state];
+    el.hidden = !text;
+    el.textContent = text || "";
+    el.dataset.state = state;
+  }
+  function addSource(v, file, type) {
+    var src = document.createElement("source");
+    src.src = "/static/media/" + file; src.type = type;
+    v.appendChild(src);
   }
   function fallbackAwake(on) {
-    // Plain http on a LAN has no Wake Lock: a tiny muted looping video keeps most phones awake.
     if (on && !video) {
       video = document.createElement("video");
-      video.setAttribute("muted", ""); video.setAttribute("playsinline", ""); video.muted = true;
-      video.loop = true; video.className = "sr-only";
-      video.src = "/static/media/keepawake.webm";
+      video.setAttribute("muted", ""); video.setAttribute("playsinline", "");
+      video.setAttribute("aria-hidden", "true"); video.muted = true; video.loop = true;
+      video.className = "keepawake";
+      addSource(video, "keepawake.mp4", "video/mp4");
+      addSource(video, "keepawake.webm", "video/webm");
       document.body.appendChild(video);
-      video.play().catch(function () {});
-    } else if (!on && video) { video.pause(); video.remove(); video = null; }
+    }
+    if (on) {
+      var started = video.play();
+      if (started && started.then) {
+        started.then(function () { showWake("fallback"); },
+                     function () { showWake("blocked"); });
+      } else { showWake("fallback"); }
+    } else if (video) { video.pause(); video.remove(); video = null; }
   }
   function keepAwake() {
     var want = playing() && document.visibilityState === "visible";
-    document.documentElement.dataset.wakeLock = want ? "wanted" : "off";
     if (!want) {
       if (lock) { lock.release().catch(function () {}); lock = null; }
       fallbackAwake(false);
+      showWake("off");
       return;
     }
     if ("wakeLock" in navigator && window.isSecureContext) {
-      if (!lock) {
+      if (!lock && !pending) {
+        pending = true;
         navigator.wakeLock.request("screen").then(function (l) {
-          lock = l; document.documentElement.dataset.wakeLock = "held";
+          pending = false; lock = l; showWake("held");
           l.addEventListener("release", function () { lock = null; });
-        }).catch(function () { fallbackAwake(true); });
+        }).catch(function () { pending = false; fallbackAwake(true); });
       }
-    } else { fallbackAwake(true); document.documentElement.dataset.wakeLock = "fallback"; }
+    } else if (!video || video.paused) { fallbackAwake(true); }
   }
   document.addEventListener("visibilitychange", keepAwake);
   document.body.addEventListener("htmx:afterSwap", keepAwake);
-  document.addEventListener("click", function once() { keepAwake(); }, { once: true });
+  // A video may only start after a touch on some phones: retry on each tap until it runs.
+  document.addEventListener("pointerdown", function () {
+    if (document.documentElement.dataset.wakeLock !== "held" &&
+        document.documentElement.dataset.wakeLock !== "fallback") { keepAwake(); }
+  });
   keepAwake();
+
+  // A phone catching up (the two-second poll) must not wipe what its owner is typing: keep the
+  // focused field's unsaved text across the swap, and send it when the field is left.
+  var typing = null;
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var el = document.activeElement, target = evt.detail.target;
+    typing = null;
+    if (!target || target.id !== "play" || !el || !el.id || !target.contains(el)) { return; }
+    if (!/^(INPUT|TEXTAREA)$/.test(el.tagName) || el.type === "checkbox") { return; }
+    if (evt.detail.requestConfig && evt.detail.requestConfig.verb !== "get") { return; }
+    if (el.value === el.defaultValue) { return; }
+    typing = { id: el.id, value: el.value, start: el.selectionStart, end: el.selectionEnd };
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    if (!typing) { return; }
+    var saved = typing, el = document.getElementById(saved.id);
+    typing = null;
+    if (!el || el.disabled) { return; }
+    el.value = saved.value;
+    el.focus({ preventScroll: true });
+    try { el.setSelectionRange(saved.start, saved.end); } catch (e) { /* number inputs */ }
+    el.dataset.kept = "true";
+    var changed = false;
+    el.addEventListener("change", function () { changed = true; }, { once: true });
+    el.addEventListener("blur", function () {
+      if (!changed && el.isConnected && el.value !== el.defaultValue) {
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    }, { once: true });
+  });
 
   // Local +/- buttons (type="button" data-step="1" aria-controls="<input id>") for forms that
   // post once, e.g. a whole game turn: they change the number without sending anything.

@@ -1,0 +1,205 @@
+"""A play as a JSON document, as CSV, as a BG Stats play; and a JSON export read back.
+
+Pure: no Flask, no SQL. An export carries everything a replay needs (game, seats, options,
+seed, the box-data snapshot and the active events in order) plus the result for people and
+other apps. Importing replays the events through the same validation as the live play.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from typing import Any
+from urllib.parse import quote
+
+from .games import get_game
+from .games.base import RuleError
+from .plays import apply_event, new_state
+
+FORMAT = "north-sea-companion/play"
+FORMAT_VERSION = 1
+MAX_EVENTS = 5000
+APP_NAME = "North Sea Companion"
+
+# BG Stats ("Board Game Stats" by Eerko) documents how another app pushes a finished play to it:
+# https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
+# "The link is a simple request URL ... Alternatively, bgstats://<data> works as well", where
+# <data> is a url-encoded JSON string: {"sourceName", "sourcePlayId", "playDate"
+# ("YYYY-MM-DD HH:MM:SS"), "durationMin", "game": {"name", "highestWins", "noPoints",
+# "sourceGameId", "bggId" (optional)}, "players": [{"name", "score", "winner", "rank",
+# "startPlayer", "sourcePlayerId", "role"}], "location", "comments", "board"}.
+# The stored copy of that page lost the link's prefix; the app's scheme is bgstats:// and its
+# add-play action is app.addPlay?data= (BG Stats 3.3.2 or newer opens its import dialog).
+BGSTATS_PREFIX = "bgstats://app.addPlay?data="
+
+
+# --------------------------------------------------------------------------- export
+def export_document(play: dict, initial: dict, events: list[dict], score: dict) -> dict:
+    """The JSON export. ``play``: {"id", "game", "created_at", "updated_at", "finished"}
+    (datetimes or ISO strings); ``events``: the active events in order."""
+    return {
+        "format": FORMAT, "format_version": FORMAT_VERSION,
+        "exported_by": APP_NAME,
+        "play_id": play["id"], "game": play["game"], "game_name": get_game(play["game"]).name,
+        "created_at": _iso(play.get("created_at")), "updated_at": _iso(play.get("updated_at")),
+        "finished": bool(play.get("finished")),
+        "seed": initial["seed"], "players": initial["players"], "options": initial["options"],
+        "catalogue": initial.get("catalogue") or {},
+        "events": [{"type": e["type"], "data": e.get("data") or {}, "at": _iso(e.get("at"))}
+                   for e in events],
+        "result": result_of(score),
+    }
+
+
+def result_of(score: dict) -> dict:
+    """The part of a scoring response that an export keeps (or the scoring error)."""
+    if "error" in score:
+        return {"error": score["error"]}
+    return {"players": [{"name": p["name"], "total": p["total"], "rank": p["rank"],
+                         "categories": p["categories"]} for p in score["players"]],
+            "winners": score["winners"], "tiebreak": score.get("tiebreak")}
+
+
+def _iso(value: Any) -> str | None:
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.UTC)
+        return value.isoformat(timespec="seconds")
+    return value if isinstance(value, str) else None
+
+
+def export_json(doc: dict) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def export_csv(doc: dict) -> str:
+    """One row per player: the play's facts, rank, total and every scoring row."""
+    result = doc["result"]
+    players = result.get("players") or [{"name": s["name"], "total": "", "rank": "",
+                                         "categories": {}} for s in doc["players"]]
+    categories: list[str] = []
+    for p in players:
+        categories += [c for c in p["categories"] if c not in categories]
+    colours = {s["name"]: s.get("colour", "") for s in doc["players"]}
+    winners = set(result.get("winners") or [])
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["play_id", "game", "date", "seed", "finished", "player", "colour", "rank",
+                     "winner", "total", *categories])
+    for p in players:
+        writer.writerow([doc["play_id"], doc["game_name"], (doc.get("created_at") or "")[:10],
+                         doc["seed"], "yes" if doc["finished"] else "no",
+                         _safe_cell(p["name"]), colours.get(p["name"], ""), p["rank"],
+                         "yes" if p["name"] in winners else "no", p["total"],
+                         *[p["categories"].get(c, "") for c in categories]])
+    return out.getvalue()
+
+
+def _safe_cell(text: str) -> str:
+    """Names are typed by people: keep a spreadsheet from reading one as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+# --------------------------------------------------------------------------- BG Stats
+def bgstats_play(doc: dict) -> dict | None:
+    """The play in BG Stats' documented push format, or None while it has no scores."""
+    result = doc["result"]
+    if "error" in result:
+        return None
+    winners = set(result["winners"])
+    first = doc["players"][0]["name"] if doc["players"] else None
+    play = {
+        "sourceName": APP_NAME,
+        "sourcePlayId": doc["play_id"],
+        "playDate": _bgstats_date(doc.get("created_at")),
+        "durationMin": _minutes(doc.get("created_at"), doc.get("updated_at")),
+        "game": {"name": doc["game_name"], "highestWins": True, "noPoints": False,
+                 "sourceGameId": doc["game"]},
+        "players": [{"name": p["name"], "score": p["total"], "winner": p["name"] in winners,
+                     "rank": p["rank"], "startPlayer": p["name"] == first,
+                     "sourcePlayerId": p["name"], "role": ""} for p in result["players"]],
+        "comments": result.get("tiebreak") or "",
+        "board": "",
+    }
+    return play
+
+
+def bgstats_link(doc: dict) -> str | None:
+    play = bgstats_play(doc)
+    if play is None:
+        return None
+    return BGSTATS_PREFIX + quote(json.dumps(play, ensure_ascii=False, separators=(",", ":")),
+                                  safe="")
+
+
+def _parse_iso(value: Any) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _bgstats_date(value: Any) -> str:
+    when = _parse_iso(value)
+    return when.strftime("%Y-%m-%d %H:%M:%S") if when else ""
+
+
+def _minutes(start: Any, end: Any) -> int:
+    a, b = _parse_iso(start), _parse_iso(end)
+    if not a or not b or b < a:
+        return 0
+    return int((b - a).total_seconds() // 60)
+
+
+# --------------------------------------------------------------------------- import
+def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
+    """An export read back: (the POST /plays body, the events, the box-data snapshot).
+    Raises RuleError naming the field at fault."""
+    if not isinstance(doc, dict):
+        raise RuleError("The file must hold one exported play (a JSON object).", None)
+    if doc.get("format") != FORMAT:
+        raise RuleError(f"This is not a {APP_NAME} play export (format '{FORMAT}').", "format")
+    version = doc.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
+        raise RuleError(f"Only export format version {FORMAT_VERSION} can be read.",
+                        "format_version")
+    game = get_game(doc.get("game"))
+    body = {"game": game.id, "players": doc.get("players"), "options": doc.get("options"),
+            "seed": doc.get("seed")}
+    catalogue = doc.get("catalogue")
+    if catalogue is not None and not isinstance(catalogue, dict):
+        raise RuleError("The box data must be an object.", "catalogue")
+    return body, parse_events(doc.get("events")), catalogue or None
+
+
+def parse_events(events: Any) -> list[dict]:
+    if not isinstance(events, list):
+        raise RuleError("events must be a list of {type, data}.", "events")
+    if len(events) > MAX_EVENTS:
+        raise RuleError(f"A play can hold at most {MAX_EVENTS} events.", "events")
+    out = []
+    for i, event in enumerate(events):
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str) \
+                or not event["type"] or len(event["type"]) > 40:
+            raise RuleError("Each event needs a type.", f"events[{i}].type")
+        data = event.get("data") or {}
+        if not isinstance(data, dict):
+            raise RuleError("An event's data must be an object.", f"events[{i}].data")
+        out.append({"type": event["type"], "data": data})
+    return out
+
+
+def check_replay(body: dict, events: list[dict], catalogue: dict) -> dict:
+    """Replay an import before anything is stored; the error names the event at fault."""
+    if body.get("seed") is None:
+        raise RuleError("The export has no seed.", "seed")
+    state = new_state(body["game"], body["players"], body["options"], body["seed"], catalogue)
+    for i, event in enumerate(events):
+        try:
+            state = apply_event(state, event)
+        except RuleError as err:
+            field = f"events[{i}]" + (f".{err.field}" if err.field else "")
+            raise RuleError(f"Event {i + 1} ({event['type']}): {err.message}", field,
+                            err.code, err.status) from err
+    return state

@@ -1,0 +1,210 @@
+"""The table experience: join by QR, history and charts, exports and import, blank score pads."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from ..charts import line_chart_svg, player_stats, round_series
+from ..exports import (
+    bgstats_link,
+    check_replay,
+    export_csv,
+    export_document,
+    export_json,
+    parse_import,
+)
+from ..games import GAMES, get_game
+from ..games.base import RuleError
+from ..plays import new_state, score_of
+from ..qr import qr_svg
+from ..store import PlayRow
+from ..tokens import new_play_id, new_token, token_hash, view_token_for
+from . import service
+from .links import play_links
+from .pages import open_play
+from .sheets import PAPERS, pad_pdf, paper_of
+
+bp = Blueprint("table", __name__)
+HISTORY_LIMIT = 200
+
+
+@bp.record_once
+def _exempt_api(state) -> None:
+    """The JSON import authenticates nothing (it creates a new play), like POST /api/v1/plays."""
+    state.app.extensions["csrf_protect"].exempt(api_import)
+
+
+# --------------------------------------------------------------------------- join
+@bp.get("/plays/<play_id>/<token>/join")
+def join(play_id, token):
+    """A full-screen QR code to hold up to the table; editors may switch to the edit link."""
+    row, role = open_play(play_id, token)
+    want_edit = request.args.get("edit") == "1" and role == "edit"
+    links = _links(row, role, token)
+    link = links["edit"] if want_edit else links["view"]
+    return render_template("table/join.html", row=row, role=role, token=token,
+                           game=get_game(row.game), link=link, want_edit=want_edit,
+                           local_only=_is_local_link(link))
+
+
+def _links(row: PlayRow, role: str, token: str) -> dict:
+    view = token if role == "view" else view_token_for(token)
+    return play_links(row.id, {"view": view, "edit": token if role == "edit" else None})
+
+
+def _is_local_link(link: str) -> bool:
+    from urllib.parse import urlsplit
+
+    from ..netinfo import _is_local
+
+    return _is_local(urlsplit(link).hostname or "")
+
+
+@bp.get("/plays/<play_id>/<token>/qr.svg")
+def qr(play_id, token):
+    """The QR code of the view link (or, for an edit token with ?edit=1, the edit link)."""
+    row, role = open_play(play_id, token)
+    links = _links(row, role, token)
+    link = links["edit"] if request.args.get("edit") == "1" and role == "edit" else links["view"]
+    return Response(qr_svg(link), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=300"})
+
+
+# --------------------------------------------------------------------------- one play
+def _export_doc(row: PlayRow) -> dict:
+    events = service().store.active_events(row.id, upto=row.head)
+    state = service().state(row)
+    meta = {"id": row.id, "game": row.game, "created_at": row.created_at,
+            "updated_at": row.updated_at, "finished": state["finished"]}
+    return export_document(meta, row.initial, events, score_of(state))
+
+
+@bp.get("/plays/<play_id>/<token>/history")
+def play_history(play_id, token):
+    row, role = open_play(play_id, token)
+    state = service().state(row)
+    series = _series(row)
+    game = get_game(row.game)
+    chart = line_chart_svg(series, state["players"], f"{game.name}: scores by round") \
+        if len(series) > 1 else None
+    doc = _export_doc(row)
+    return render_template("table/play.html", row=row, role=role, token=token, game=game,
+                           state=state, series=series, chart=chart, doc=doc,
+                           bgstats=bgstats_link(doc), papers=PAPERS)
+
+
+def _series(row: PlayRow) -> list[dict]:
+    events = service().store.active_events(row.id, upto=row.head)
+    return round_series(row.initial, events)
+
+
+@bp.get("/plays/<play_id>/<token>/chart.svg")
+def chart_svg(play_id, token):
+    row, _ = open_play(play_id, token)
+    state = service().state(row)
+    svg = line_chart_svg(_series(row), state["players"],
+                         f"{get_game(row.game).name}: scores by round")
+    return Response(svg, mimetype="image/svg+xml")
+
+
+@bp.get("/plays/<play_id>/<token>/export.<any(json, csv):kind>")
+def export(play_id, token, kind):
+    row, _ = open_play(play_id, token)
+    doc = _export_doc(row)
+    name = f"{row.game}-{row.created_at.strftime('%Y-%m-%d')}-{row.id}.{kind}"
+    body, mime = (export_json(doc), "application/json") if kind == "json" else \
+        (export_csv(doc), "text/csv")
+    return Response(body, mimetype=mime,
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/api/v1/plays/<play_id>/export")
+def api_export(play_id):
+    from .api import authorised
+
+    return _export_doc(authorised(play_id, "view"))
+
+
+# --------------------------------------------------------------------------- import
+def import_play(doc) -> tuple[PlayRow, dict]:
+    """A new play (new tokens) from an export, its events replayed through the same checks."""
+    body, events, snapshot = parse_import(doc)
+    game = get_game(body["game"])
+    catalogue = game.validate_catalogue(snapshot) if snapshot else service().catalogue(game.id)
+    check_replay(body, events, catalogue)
+    state = new_state(game.id, body["players"], body["options"], body["seed"], catalogue)
+    tokens = {"edit": new_token()}
+    tokens["view"] = view_token_for(tokens["edit"])
+    play_id = new_play_id()
+    service().store.create_play(play_id, game.id, state, token_hash(tokens["edit"]),
+                                token_hash(tokens["view"]))
+    for event in events:
+        service().record(play_id, event)
+    return service().load(play_id), tokens
+
+
+def _read_upload() -> object:
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else \
+        request.form.get("json", "")
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        raise RuleError(f"That file is not valid JSON: {err}", "file") from err
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page():
+    error = None
+    if request.method == "POST":
+        try:
+            row, tokens = import_play(_read_upload())
+        except RuleError as err:
+            error = err
+        else:
+            return redirect(url_for("pages.play", play_id=row.id, token=tokens["edit"]))
+    return render_template("table/import.html", error=error), (error.status if error else 200)
+
+
+@bp.post("/api/v1/plays/import")
+def api_import():
+    from .api import json_body, state_json
+
+    row, tokens = import_play(json_body())
+    links = play_links(row.id, tokens)
+    return {"id": row.id, "edit_token": tokens["edit"], "view_token": tokens["view"],
+            "edit_url": links["edit"], "view_url": links["view"],
+            "state": state_json(row, service().state(row))}, 201, \
+        {"Location": url_for("api.get_play", play_id=row.id)}
+
+
+# --------------------------------------------------------------------------- history
+@bp.get("/history")
+def history():
+    game_id = request.args.get("game") or None
+    if game_id:
+        get_game(game_id)
+    rows = [r for r in service().store.recent_plays(limit=HISTORY_LIMIT, finished=True)
+            if game_id in (None, r.game)]
+    return render_template("table/history.html", rows=rows, games=GAMES.values(),
+                           names={g.id: g.name for g in GAMES.values()}, game_id=game_id,
+                           stats=player_stats([r.summary for r in rows]))
+
+
+# --------------------------------------------------------------------------- score pads
+@bp.get("/pads")
+def pads():
+    return render_template("table/pads.html", games=GAMES.values(), papers=PAPERS)
+
+
+@bp.get("/pads/<game_id>.pdf")
+def pad(game_id):
+    game = get_game(game_id)
+    players = request.args.get("players", type=int) or game.max_players
+    if not 1 <= players <= 8:
+        raise RuleError("A score pad has 1 to 8 player columns.", "players")
+    pdf = pad_pdf(game, players, paper_of(request.args.get("paper")))
+    return Response(pdf, mimetype="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="{game.id}-score-pad.pdf"'})
+
