@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 
 from flask import Flask
@@ -39,10 +40,19 @@ def create_app(config: dict | None = None) -> Flask:
 def _instance_secret(instance: Path) -> str:
     """Generated once and kept in the instance folder, so sessions survive a restart."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:  # O_EXCL: two server processes starting at once still agree on one key
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    for _ in range(50):
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.01)
+    raise RuntimeError(f"{path} is empty; delete it and start again.")
 
 
 def _wire(app: Flask) -> None:
