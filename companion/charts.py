@@ -49,7 +49,7 @@ def line_chart_svg(series: list[dict], players: list[dict], title: str,
     a labelled y axis from 0, one x position per point, and a legend."""
     left, right, top, bottom = 44, 12, 28, 64
     plot_w, plot_h = width - left - right, height - top - bottom
-    top_value = _nice_max(max([v for p in series for v in p["totals"].values()] + [1]))
+    top_value, step = _nice_scale(max([v for p in series for v in p["totals"].values()] + [0]))
     count = max(len(series) - 1, 1)
 
     def x(i: int) -> float:
@@ -62,7 +62,7 @@ def line_chart_svg(series: list[dict], players: list[dict], title: str,
              f'width="{width}" height="{height}" role="img" aria-labelledby="chart-title" '
              f'class="chart" font-family="DejaVu Sans, sans-serif" font-size="12">',
              f'<title id="chart-title">{escape(title)}</title>']
-    parts += _grid(top_value, left, width - right, y)
+    parts += _grid(top_value, step, left, width - right, y)
     for i, point in enumerate(series):
         anchor = "end" if i == len(series) - 1 and len(series) > 1 else \
             ("start" if i == 0 else "middle")
@@ -75,19 +75,19 @@ def line_chart_svg(series: list[dict], players: list[dict], title: str,
     return "\n".join(parts)
 
 
-def _nice_max(value: float) -> int:
-    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        if value <= step * 8:
-            return int(-(-value // step) * step) or step
-    return int(value) + 1
+def _nice_scale(value: float) -> tuple[int, int]:
+    """(top of the axis, gridline step): a round step, at most five steps up to the top."""
+    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000):
+        if value <= step * 5:
+            return max(1, -int(-value // step)) * step, step
+    return int(value) + 1, int(value) + 1
 
 
-def _grid(top_value: int, x0: int, x1: int, y) -> list[str]:
+def _grid(top_value: int, step: int, x0: int, x1: int, y) -> list[str]:
     out = []
-    for k in range(5):
-        v = top_value * k // 4
+    for v in range(0, top_value + 1, step):
         out.append(f'<line x1="{x0}" x2="{x1}" y1="{y(v)}" y2="{y(v)}" stroke="currentColor" '
-                   f'stroke-opacity="{0.5 if k == 0 else 0.15}" stroke-width="1"/>')
+                   f'stroke-opacity="{0.5 if v == 0 else 0.15}" stroke-width="1"/>')
         out.append(f'<text x="{x0 - 6}" y="{y(v) + 4}" text-anchor="end" '
                    f'fill="currentColor">{v}</text>')
     return out

@@ -183,7 +183,8 @@ def parse_events(events: Any) -> list[dict]:
         if not isinstance(event, dict) or not isinstance(event.get("type"), str) \
                 or not event["type"] or len(event["type"]) > 40:
             raise RuleError("Each event needs a type.", f"events[{i}].type")
-        data = event.get("data") or {}
+        data = event.get("data")
+        data = {} if data is None else data
         if not isinstance(data, dict):
             raise RuleError("An event's data must be an object.", f"events[{i}].data")
         out.append({"type": event["type"], "data": data})

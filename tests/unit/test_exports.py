@@ -1,0 +1,131 @@
+"""Play exports (JSON, CSV, BG Stats) and reading an export back (pure)."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from urllib.parse import unquote
+
+import pytest
+
+from companion.exports import (
+    BGSTATS_PREFIX,
+    bgstats_link,
+    bgstats_play,
+    check_replay,
+    export_csv,
+    export_document,
+    parse_import,
+)
+from companion.games import get_game
+from companion.games.base import RuleError
+from companion.plays import new_state, replay, score_of
+
+START = dt.datetime(2024, 3, 9, 19, 5, tzinfo=dt.UTC)
+
+
+def a_play(names=("Ann", "Bo"), glories=(12, 14), finish=True):
+    initial = new_state("reavers", list(names), {}, "seed-1",
+                        get_game("reavers").empty_catalogue())
+    events = [{"type": "sheet", "data": {"player": n, "fields": {"glory": g}}}
+              for n, g in zip(names, glories, strict=True)]
+    if finish:
+        events.append({"type": "finish", "data": {}})
+    state = replay(initial, events)
+    meta = {"id": "abc123", "game": "reavers", "created_at": START,
+            "updated_at": START + dt.timedelta(minutes=47), "finished": state["finished"]}
+    return export_document(meta, initial, events, score_of(state))
+
+
+def test_document_round_trips_through_parse_import_and_replays_to_the_same_result():
+    doc = json.loads(json.dumps(a_play()))
+    body, events, catalogue = parse_import(doc)
+    assert body == {"game": "reavers", "players": doc["players"], "options": doc["options"],
+                    "seed": "seed-1"}
+    state = check_replay(body, events, catalogue or {})
+    assert state["finished"] is True
+    assert score_of(state)["winners"] == doc["result"]["winners"] == ["Bo"]
+
+
+def test_document_dates_are_iso_and_events_keep_their_order():
+    doc = a_play()
+    assert doc["created_at"] == "2024-03-09T19:05:00+00:00"
+    assert [e["type"] for e in doc["events"]] == ["sheet", "sheet", "finish"]
+
+
+def test_csv_has_one_row_per_player_and_every_scoring_row():
+    rows = list(csv.DictReader(io.StringIO(export_csv(a_play()))))
+    assert [(r["player"], r["total"], r["rank"], r["winner"]) for r in rows] == [
+        ("Ann", "12", "2", "no"), ("Bo", "14", "1", "yes")]
+    assert rows[0]["date"] == "2024-03-09" and "glory" in rows[0] and "walls" in rows[0]
+
+
+def test_csv_defuses_names_a_spreadsheet_would_run_as_formulas():
+    rows = list(csv.DictReader(io.StringIO(export_csv(a_play(names=("=SUM(A1)", "Bo"))))))
+    assert rows[0]["player"] == "'=SUM(A1)"
+
+
+def test_bgstats_play_follows_the_documented_fields():
+    play = bgstats_play(a_play())
+    assert play["sourceName"] == "North Sea Companion" and play["sourcePlayId"] == "abc123"
+    assert play["playDate"] == "2024-03-09 19:05:00" and play["durationMin"] == 47
+    assert play["game"] == {"name": "Reavers of Midgard", "highestWins": True,
+                            "noPoints": False, "sourceGameId": "reavers"}
+    assert play["players"][0] == {"name": "Ann", "score": 12, "winner": False, "rank": 2,
+                                  "startPlayer": True, "sourcePlayerId": "Ann", "role": ""}
+
+
+def test_bgstats_link_is_the_url_encoded_json():
+    link = bgstats_link(a_play())
+    assert link.startswith(BGSTATS_PREFIX) and " " not in link and "{" not in link
+    assert json.loads(unquote(link[len(BGSTATS_PREFIX):])) == bgstats_play(a_play())
+
+
+def test_no_bgstats_link_while_the_score_cannot_be_computed():
+    doc = a_play()
+    doc["result"] = {"error": {"code": "x", "message": "box data missing"}}
+    assert bgstats_link(doc) is None
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d.update(format="other"), "format"),
+    (lambda d: d.update(format_version="1"), "format_version"),
+    (lambda d: d.update(format_version=2), "format_version"),
+    (lambda d: d.update(game="chess"), "game"),
+    (lambda d: d.update(events={}), "events"),
+    (lambda d: d["events"].append({"data": {}}), "events[3].type"),
+    (lambda d: d["events"].append({"type": "sheet", "data": []}), "events[3].data"),
+    (lambda d: d.update(catalogue=[1]), "catalogue"),
+])
+def test_parse_import_names_the_field_at_fault(change, field):
+    doc = a_play()
+    change(doc)
+    with pytest.raises(RuleError) as err:
+        parse_import(doc)
+    assert err.value.field == field
+
+
+def test_parse_import_rejects_what_is_not_an_object():
+    with pytest.raises(RuleError):
+        parse_import([1, 2])
+
+
+def test_check_replay_names_the_event_that_breaks_a_rule():
+    doc = a_play()
+    doc["events"].insert(1, {"type": "sheet", "data": {"player": "Ann",
+                                                       "fields": {"glory": -4}}})
+    body, events, _ = parse_import(doc)
+    with pytest.raises(RuleError) as err:
+        check_replay(body, events, {})
+    assert err.value.field == "events[1].data.fields.glory"
+    assert err.value.message.startswith("Event 2 (sheet):")
+
+
+def test_check_replay_refuses_changes_after_the_finish():
+    doc = a_play()
+    doc["events"].append({"type": "advance", "data": {}})
+    body, events, _ = parse_import(doc)
+    with pytest.raises(RuleError) as err:
+        check_replay(body, events, {})
+    assert err.value.field == "events[3].type" and err.value.status == 422
