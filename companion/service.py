@@ -4,6 +4,8 @@ Takes the store as an argument; the pure rules live in companion.games and compa
 """
 from __future__ import annotations
 
+import random
+import time
 from collections import OrderedDict
 from dataclasses import replace
 from threading import Lock
@@ -15,7 +17,10 @@ from .store import Conflict, PlayRow, Store, now
 from .tokens import new_play_id, new_token, token_hash, view_token_for
 
 CACHE_SIZE = 512
-WRITE_RETRIES = 3
+# A write without expected_version is retried when another phone wrote first: every round of a
+# race has a winner, so this many rounds outlast any table's worth of phones writing at once.
+WRITE_RETRIES = 30
+RETRY_PAUSE = 0.002   # seconds, times the attempt number, jittered: racers spread out
 
 
 class StateCache:
@@ -106,7 +111,7 @@ class PlayService:
         has just read it (to check a token), saves reading it again; a stale one only costs a
         retry, as the write itself checks the version."""
         event = parse_event(body)
-        for _ in range(WRITE_RETRIES):
+        for attempt in range(WRITE_RETRIES):
             row = row if row is not None and row.id == play_id else self.load(play_id)
             if event["expected_version"] is not None and event["expected_version"] != row.version:
                 raise Conflict(row.version)
@@ -119,6 +124,7 @@ class PlayService:
                 if event["expected_version"] is not None:
                     raise
                 row = None
+                time.sleep(random.uniform(0, RETRY_PAUSE * attempt))
                 continue
             written = replace(row, version=version, head=row.head + 1, length=row.head + 1,
                               finished=state["finished"], summary=summary, updated_at=now())

@@ -1,9 +1,10 @@
 """Every error a person or a program can cause gets a clear answer, never a bare 500."""
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from ..games.base import RuleError
@@ -33,6 +34,19 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
     return render_template("error.html", status=status, message=message), status
 
 
+def database_problem(err: Exception) -> tuple[str, str]:
+    """The error code and a sentence naming what is wrong with the database."""
+    text = str(getattr(err, "orig", None) or err).lower()
+    if "locked" in text or "busy" in text:
+        return "database_locked", ("The database is locked by another program; nothing was "
+                                   "changed. Try again in a moment.")
+    if isinstance(err, PoolTimeout):
+        return "database_busy", ("The database has too many requests waiting; nothing was "
+                                 "changed. Try again in a moment.")
+    return "database_unavailable", ("The database cannot be reached (is the database server "
+                                    "running?); nothing was changed. Try again in a moment.")
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
     def rule_error(err: RuleError):
@@ -51,10 +65,14 @@ def register(app: Flask) -> None:
                               "The form expired or came from elsewhere; reload the page and try again.")
 
     @app.errorhandler(OperationalError)
-    def database_down(err: OperationalError):
+    @app.errorhandler(InterfaceError)
+    @app.errorhandler(PoolTimeout)
+    def database_down(err: Exception):
         app.logger.warning("database unavailable: %s", err)
-        return error_response(503, "database_unavailable",
-                              "The database is busy or unreachable; nothing was changed. Try again in a moment.")
+        code, message = database_problem(err)
+        response = make_response(error_response(503, code, message))
+        response.headers["Retry-After"] = "2"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
