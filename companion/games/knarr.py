@@ -314,6 +314,7 @@ class KnarrGame(Game):
     )
     phases = ("player turns",)
     rounds = None
+    advance_label = "Pass turn →"     # "advance" ends the turn with only the reputation step
     sheet_fields = (
         SheetField("vp", "Score track VP", help="Where the round marker stands on the score "
                    "track."),

@@ -92,6 +92,7 @@ def test_knarr_edit_panel_has_the_turn_form_and_asks_for_reputation_without_box_
     first = state["table"]["current_player"]
     assert current_player(html) == first
     assert f"End {first}'s turn" in unescape(html)
+    assert "Pass turn →" in html and "Next round →" not in html    # advance = a bare turn
     (turn,) = Forms(html).of_type("turn")
     names = {c.get("name") for c in turn["controls"]}
     assert {"d:vp_gained", "d:reputation", "d:recruits", "d:bracelets",
@@ -205,6 +206,7 @@ def test_reavers_edit_panel_has_six_location_buttons_and_territory_steppers(clie
     play_id, edit, _ = reavers
     state = api_state(client, play_id, edit)
     html = page(client, play_id, edit)
+    assert "Next phase →" in html
     buttons = location_buttons(html)
     assert list(buttons) == [loc["id"] for loc in state["setup"]["locations"]]
     assert not any("disabled" in b for b in buttons.values())
