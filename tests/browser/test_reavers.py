@@ -8,13 +8,14 @@ import pytest
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ann", "Bo", "Cy"]
-# Each round: the locations tapped in order, then territory taps {player: +n}.
+# Each round: (the locations tapped in order, territory taps {player: +n}). Territories are
+# stepped first; no locations: the table does not record its pawns that round.
 ROUNDS = [
     (["Raid Keeps", "Trade with Villages", "Battle at Sea", "Recruit Reavers"],
      {"Ann": 1, "Bo": 2}),
     (["Conquer Territories", "Raid Villages", "Trade with Villages", "Raid Keeps"], {"Cy": 1}),
-    (["Battle at Sea", "Raid Keeps", "Recruit Reavers", "Conquer Territories"], {"Ann": 1}),
-    (["Trade with Villages", "Raid Villages", "Raid Keeps", "Battle at Sea"], {}),
+    ([], {"Ann": 1}),
+    ([], {}),
     (["Recruit Reavers", "Conquer Territories", "Raid Villages", "Trade with Villages"],
      {"Bo": 1}),
     (["Raid Keeps", "Raid Villages", "Battle at Sea", "Conquer Territories"], {"Cy": 2}),
@@ -79,14 +80,17 @@ def test_six_rounds_of_reavers_on_a_phone(live_server, phone):
     glory = dict.fromkeys(PLAYERS, 0)
     for number, (locations, taps) in enumerate(ROUNDS, start=1):
         expect()(panel.locator(".g-reavers-meta")).to_contain_text(f"Round {number} of 6")
-        place_pawns(page, locations)
         step_territories(page, taps)
         for name, count in taps.items():
             held[name] += count
-        if number == 1:
-            page.screenshot(path="/tmp/reavers-light.png", full_page=True)
-            assert no_sideways_scroll(page)
-        tap_and_wait(page, panel.get_by_role("button", name="Cleanup →"))
+        if locations:
+            place_pawns(page, locations)
+            if number == 1:
+                page.screenshot(path="/tmp/reavers-light.png", full_page=True)
+                assert no_sideways_scroll(page)
+            tap_and_wait(page, panel.get_by_role("button", name="Cleanup →"))
+        else:   # the pawns were placed on the table only: the toolbar's button moves on
+            tap_and_wait(page, page.get_by_role("button", name="Next phase →"))
         for name in PLAYERS:
             glory[name] += held[name]
             expect()(total(page, name)).to_have_text(str(glory[name]))
