@@ -56,6 +56,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         env = dict(os.environ, DATABASE_URL=self.database_url, PORT=str(self.port),
                    SECRET_KEY="bench-secret", PUBLIC_URL=self.url, WEB_WORKERS=str(self.workers))
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             companion_command() + ["serve", "--host", LOOPBACK, "--port", str(self.port),
@@ -99,9 +100,9 @@ class Server:
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(signal.SIGINT)   # gunicorn: quick shutdown
             try:
-                self.proc.wait(15)
+                self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 pass
         self.kill()
@@ -142,6 +143,7 @@ class Client:
             data = json.dumps(body).encode()
             headers.setdefault("Content-Type", "application/json")
         for attempt in (1, 2):
+            reused = self.conn is not None
             if self.conn is None:
                 self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
             start = time.perf_counter()
@@ -150,8 +152,10 @@ class Client:
                 response = self.conn.getresponse()
                 payload = response.read()
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                # the server closed an idle keep-alive connection: send again on a new one, as
+                # a browser does (events carry expected_version, so one can never land twice)
                 self.close()
-                if attempt == 2 or method != "GET":
+                if attempt == 2 or not reused:
                     raise
                 continue
             elapsed = time.perf_counter() - start
