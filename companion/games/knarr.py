@@ -324,7 +324,8 @@ class KnarrGame(Game):
                    help="0 to 3; breaks ties together with the recruits."),
     )
     catalogue_help = ("reputation_track: the VP printed on each space of the Reputation track, "
-                      "from the starting space on, e.g. [0, 1, 1, 2, ...].")
+                      "from the starting space on, as a list of whole numbers read off the "
+                      "board.")
 
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:

@@ -185,6 +185,8 @@ def test_knarr_setup_and_box_data_pages(client):
     assert "Mead Cup" in setup and "Lay out the table" in setup
     catalogue = client.get("/catalogue/knarr").get_data(as_text=True)
     assert "The Reputation track" in catalogue
+    help_text = client.get("/api/v1/catalogue/knarr").get_json()["help"]
+    assert "reputation_track" in help_text and not re.search(r"\d", help_text)  # no made-up VP
     shape = re.search(r'<pre class="g-knarr-shape"><code>(.*?)</code>', catalogue, re.S).group(1)
     assert "reputation_track" in shape and not re.search(r"\d", shape.replace("v0", "")
                                                          .replace("v1", "").replace("v2", "")
