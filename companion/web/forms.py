@@ -56,6 +56,9 @@ def event_body(form, game: Game, state: dict) -> dict:
         if key.startswith("d:"):
             values = form.getlist(key)
             body["data"][key[2:]] = coerce(values[-1])
+        elif key.startswith("s:"):
+            # free text kept as typed (an island called "3" stays a name, not a number)
+            body["data"][key[2:]] = form.getlist(key)[-1].strip()
     return body
 
 
@@ -76,6 +79,8 @@ def sheet_fields_from_form(form, game: Game, state: dict) -> dict:
         elif key in form:
             fields[spec.name] = coerce(form[key]) if spec.kind == "int" else form[key]
     apply_bump(form.get("bump"), fields, state, form.get("player"))
+    lists = {f.name for f in active_fields(game.sheet_fields, state["options"]) if f.kind == "list"}
+    apply_list_edit(form, fields, state, form.get("player"), lists)
     return fields
 
 
@@ -125,6 +130,23 @@ def apply_bump(bump: str | None, fields: dict, state: dict, player: str | None) 
     else:
         base = fields.get(name, current.get(name, 0))
         fields[name] = max(0, _as_int(base) + step)
+
+
+def apply_list_edit(form, fields: dict, state: dict, player: str | None, lists: set) -> None:
+    """Tap-to-add and tap-to-remove buttons of a list field: "push" = "field:value" appends
+    a value, "pop" = "field:index" removes one entry (from the posted or current list)."""
+    for op in ("push", "pop"):
+        name, _, arg = (form.get(op) or "").rpartition(":")
+        value = coerce(arg)
+        if name not in lists or not isinstance(value, int) or isinstance(value, bool):
+            continue
+        current = (state["sheets"].get(player) or {}).get(name) or []
+        items = list(fields.get(name, current))
+        if op == "push":
+            items.append(value)
+        elif 0 <= value < len(items):
+            del items[value]
+        fields[name] = items
 
 
 def _as_int(value: Any) -> int:
