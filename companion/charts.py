@@ -44,10 +44,10 @@ def _point(label: str, round_no: int, state: dict) -> dict:
 
 # --------------------------------------------------------------------------- the chart
 def line_chart_svg(series: list[dict], players: list[dict], title: str,
-                   width: int = 640, height: int = 360) -> str:
+                   width: int = 360, height: int = 250) -> str:
     """A line per player (seat colour plus a dash pattern, so colour is never the only cue),
     a labelled y axis from 0, one x position per point, and a legend."""
-    left, right, top, bottom = 44, 12, 28, 64
+    left, right, top, bottom = 34, 14, 14, 50
     plot_w, plot_h = width - left - right, height - top - bottom
     top_value, step = _nice_scale(max([v for p in series for v in p["totals"].values()] + [0]))
     count = max(len(series) - 1, 1)
@@ -60,19 +60,29 @@ def line_chart_svg(series: list[dict], players: list[dict], title: str,
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
              f'width="{width}" height="{height}" role="img" aria-labelledby="chart-title" '
-             f'class="chart" font-family="DejaVu Sans, sans-serif" font-size="12">',
+             f'class="chart" font-family="DejaVu Sans, sans-serif" font-size="11">',
              f'<title id="chart-title">{escape(title)}</title>']
     parts += _grid(top_value, step, left, width - right, y)
     for i, point in enumerate(series):
         anchor = "end" if i == len(series) - 1 and len(series) > 1 else \
             ("start" if i == 0 else "middle")
         parts.append(f'<text x="{x(i)}" y="{top + plot_h + 16}" text-anchor="{anchor}" '
-                     f'fill="currentColor">{escape(_short(point["label"]))}</text>')
+                     f'fill="currentColor">{escape(axis_label(point))}</text>')
     for n, seat in enumerate(players):
         parts += _line(seat, n, series, x, y)
-    parts += _legend(players, left, height - 22)
+    parts += _legend(players, left, height - 14)
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def axis_label(point: dict) -> str:
+    """Short enough for eight labels across a phone: Start, R1 ... R6, Now or End."""
+    label = point["label"]
+    if label == "Final":
+        return "End"
+    if label.endswith("(now)"):
+        return "Now"
+    return f"R{point['round']}" if label.startswith("Round") else label
 
 
 def _nice_scale(value: float) -> tuple[int, int]:
@@ -115,7 +125,7 @@ def _legend(players: list[dict], x0: int, y0: int) -> list[str]:
                    f'stroke-width="3"' + (f' stroke-dasharray="{dash}"' if dash else "") + '/>')
         name = _short(seat["name"], 14)
         out.append(f'<text x="{x + 27}" y="{y0 + 4}" fill="currentColor">{escape(name)}</text>')
-        x += 40 + 7 * len(name)
+        x += 36 + 7 * len(name)
     return out
 
 

@@ -12,6 +12,7 @@ from ..plays import score_of
 from ..store import PlayRow
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
+MIN_PAD_ROWS = 3
 
 
 def paper_of(value: str | None) -> str:
@@ -45,12 +46,15 @@ def pad_rows(game: Game) -> list[str]:
     """The rows of a blank pad: the game's scoring rows, else its sheet's labels."""
     names = [f"Player {i + 1}" for i in range(max(game.min_players, 2))]
     body = {"players": [{"name": n, "sheet": {}} for n in names], "options": {}}
+    labels = [f.label for f in game.sheet_fields if f.kind != "text"]
     try:
         score = game.score(body, game.empty_catalogue())
-        return [row_label(c) for c in score["players"][0]["categories"]]
+        rows = [row_label(c) for c in score["players"][0]["categories"]]
     except (RuleError, NotImplementedError, KeyError, IndexError):
-        labels = [f.label for f in game.sheet_fields if f.kind != "text"]
-        return labels or ["Victory points"]
+        rows = []
+    if len(rows) < MIN_PAD_ROWS and len(labels) > len(rows):
+        rows = labels  # one overall score row (Knarr): the sheet's own rows help more
+    return rows or ["Victory points"]
 
 
 def pad_html(game: Game, players: int, paper: str) -> str:

@@ -319,6 +319,7 @@ def test_pads_page_links_a_pdf_for_every_game(client):
 
 @pytest.mark.parametrize("game, rows", [("reavers", ["Glory", "Artifacts", "Walls"]),
                                         ("shipwrights", ["Longships", "Gold"]),
+                                        ("knarr", ["Score track VP", "Silver bracelets"]),
                                         ("seafarers", ["Victory points"])])
 def test_blank_pad_has_the_game_rows_and_player_columns(client, game, rows):
     response = client.get(f"/pads/{game}.pdf?players=3&paper=letter")
