@@ -76,6 +76,10 @@ def sheet_fields_from_form(form, game: Game, state: dict) -> dict:
         elif spec.kind == "list":
             if key in form:
                 fields[spec.name] = parse_list(form[key], spec.name)
+        elif spec.kind == "choices" and spec.choices:
+            counts = parse_choice_counts(form, spec)
+            if counts is not None:
+                fields[spec.name] = counts
         elif key in form:
             fields[spec.name] = coerce(form[key]) if spec.kind == "int" else form[key]
     apply_bump(form.get("bump"), fields, state, form.get("player"))
@@ -113,6 +117,23 @@ def parse_counts(form, spec) -> dict | None:
     return counts
 
 
+def parse_choice_counts(form, spec) -> dict | None:
+    """A "choices" field's steppers: f:<name>.<choice> = how many times that choice is taken
+    (the field turns {choice: count} into its list), or the plain text box f:<name>."""
+    prefix = f"f:{spec.name}."
+    present = {k[len(prefix):]: form[k] for k in form if k.startswith(prefix)}
+    if present:
+        return {k: coerce(v) if v.strip() else 0 for k, v in present.items()}
+    return form.get(f"f:{spec.name}")
+
+
+def _as_counts(value: Any) -> dict:
+    """Counts per key from a counts dict or a "choices" list (one entry per item)."""
+    if isinstance(value, list):
+        return {item: value.count(item) for item in value if isinstance(item, str)}
+    return dict(value) if isinstance(value, dict) else {}
+
+
 def apply_bump(bump: str | None, fields: dict, state: dict, player: str | None) -> None:
     """A +/- button: "field:+1" or "field.key:-1" added to the posted (or current) value."""
     if not bump or ":" not in bump:
@@ -124,7 +145,7 @@ def apply_bump(bump: str | None, fields: dict, state: dict, player: str | None) 
     name, _, key = target.partition(".")
     current = (state["sheets"].get(player) or {})
     if key:
-        counts = dict(fields.get(name) or current.get(name) or {})
+        counts = _as_counts(fields.get(name) or current.get(name))
         counts[key] = max(0, _as_int(counts.get(key)) + step)
         fields[name] = counts
     else:
