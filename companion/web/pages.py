@@ -185,7 +185,32 @@ def catalogue(game_id):
     if text is None or saved:
         text = json.dumps(current, indent=2, ensure_ascii=False)
     return render_template("catalogue/edit.html", game=game, text=text, error=error,
-                           saved=saved), (error.status if error else 200)
+                           saved=saved, catalogue=current), (error.status if error else 200)
+
+
+@bp.post("/catalogue/shipwrights/form")
+def shipwrights_catalogue_form():
+    """The friendly Shipwrights box-data form: plain fields, converted to the catalogue JSON
+    and saved like it; an error names the entry and the form keeps what was typed."""
+    from . import shipwrights_form as sw
+
+    game = get_game("shipwrights")
+    typed = sw.catalogue_from_form(request.form)
+    error, extra_rows = None, 3 if "add_rows" in request.form else 0
+    if not extra_rows:
+        try:
+            sw.check_complete(typed)
+            service().put_catalogue(game.id, typed)
+        except RuleError as err:
+            error = err if err.code == "missing_value" and sw.gaps(typed) else \
+                sw.name_the_entry(err, typed)
+    current = service().catalogue(game.id)
+    return render_template(
+        "catalogue/edit.html", game=game, text=json.dumps(current, indent=2, ensure_ascii=False),
+        catalogue=current if error is None and not extra_rows else typed, stored=current,
+        form_error=error, form_saved=error is None and not extra_rows, extra_rows=extra_rows,
+        bad_inputs=(sw.missing_inputs(typed) or [sw.input_at_fault(error.field)]) if error else [],
+        error=None, saved=False), (error.status if error else 200)
 
 
 @bp.get("/catalogue/<game_id>/export.json")
