@@ -320,7 +320,7 @@ def test_pads_page_links_a_pdf_for_every_game(client):
 @pytest.mark.parametrize("game, rows", [("reavers", ["Glory", "Artifacts", "Walls"]),
                                         ("shipwrights", ["Longships", "Gold"]),
                                         ("knarr", ["Score track VP", "Silver bracelets"]),
-                                        ("seafarers", ["Victory points"])])
+                                        ("seafarers", ["Settlements", "Cities"])])
 def test_blank_pad_has_the_game_rows_and_player_columns(client, game, rows):
     response = client.get(f"/pads/{game}.pdf?players=3&paper=letter")
     assert response.status_code == 200 and response.mimetype == "application/pdf"
@@ -328,6 +328,20 @@ def test_blank_pad_has_the_game_rows_and_player_columns(client, game, rows):
     assert round(float(box.width)) == 612
     for row in rows + ["Total", "Rank"]:
         assert row in text
+
+
+def test_pad_rows_fall_back_to_the_sheet_or_a_single_row():
+    from companion.games.base import Game, SheetField
+    from companion.web.sheets import pad_rows
+
+    class Unscored(Game):
+        sheet_fields = (SheetField("ships", "Ships built"), SheetField("note", "Note", "text"))
+
+    class Bare(Game):
+        pass
+
+    assert pad_rows(Unscored()) == ["Ships built"]
+    assert pad_rows(Bare()) == ["Victory points"]
 
 
 def test_pad_rejects_silly_player_counts_and_papers(client):
