@@ -36,7 +36,8 @@ def material(scenario: Scenario, layout: Layout) -> dict:
     """What the rulebook lists for this board, counted: the face-up tiles and chips on the
     board at the start (with the base game's main island where used), the harbours, and what
     starts face down or in the bag."""
-    tiles, chips = Counter(layout.tiles), Counter() if scenario.chip_bag else Counter(layout.chips)
+    tiles = Counter(layout.tiles)
+    chips = Counter() if scenario.chip_bag else Counter(layout.chips)
     if scenario.main_island:
         tiles.update(BASE_ISLAND)
         tiles.update({"sea": BASE_SEA_FRAME})
@@ -86,8 +87,9 @@ def checklist(scenario: Scenario, layout: Layout, players: int) -> list[str]:
                      "chips in the order given; reveal the top tile (and, for land, the top "
                      "chip) when a ship or road reaches a ? space.")
     if scenario.chip_bag:
-        items.append("Put the bag's number chips in a bag; a small-island tile gets the next "
-                     "chip when a ship or road first reaches it.")
+        chips = ", ".join(map(str, sorted(layout.chips)))
+        items.append(f"Put the second set's chips {chips} in a bag; a small-island tile gets "
+                     "the next chip when a ship or road first reaches it.")
     if scenario.free_harbours:
         items.append("The harbours shown are a suggestion: by the rules each player in turn "
                      "places one next to a land tile of their choice.")
