@@ -3,6 +3,7 @@ the way a table does it: captains kept with one tap, sheets and islands entered 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -107,7 +108,7 @@ def test_three_players_count_up_rocks_of_ruin_to_the_winner(live_server, phone, 
         tap(page.locator(f".g-explorers-cap[data-player='{name}']").get_by_role(
             "button", name=re.compile(f"^{captain}")))
     expect(page.locator(".g-explorers-captains summary")).to_contain_text("3 of 3 kept")
-    page.screenshot(path="/tmp/ex-start.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "captains.png"), full_page=True)
 
     tap(page.get_by_role("button", name="End Ann's turn"))
     expect(page.locator("[data-current-player]")).to_have_text("Bo")
@@ -125,7 +126,7 @@ def test_three_players_count_up_rocks_of_ruin_to_the_winner(live_server, phone, 
         enter_sheet(page, seat, name)
     for index, island in enumerate(ISLANDS):
         enter_island(page, index, *island)
-    page.screenshot(path="/tmp/ex-count.png", full_page=True)
+    page.locator("#ex-islands").screenshot(path=str(tmp_path / "islands.png"))
 
     expected = api.post(f"{live_server.url}/api/v1/games/explorers/score",
                         data=score_body()).json()
@@ -143,5 +144,37 @@ def test_three_players_count_up_rocks_of_ruin_to_the_winner(live_server, phone, 
     for index, names in enumerate(controllers):
         shown = page.locator(f"#ex-island-{index} [data-controllers]")
         expect(shown).to_have_text("→ " + (" & ".join(names) or "nobody"))
-    page.screenshot(path="/tmp/ex-end.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
+    page.locator("section.card", has=page.locator("#score-h")).screenshot(
+        path=str(tmp_path / "ranking.png"))
+    no_sideways_scroll(page)
+
+
+def test_count_up_reads_well_in_dark_mode_on_a_view_only_phone(live_server, phone, tmp_path):
+    api_url = live_server.url + "/api/v1/plays"
+    page = phone(color_scheme="dark")
+    play = page.request.post(api_url, data={
+        "game": "explorers", "players": ["Ann", "Bo", "Cy"], "seed": SEED,
+        "options": {"rocks_of_ruin": True}}).json()
+    auth = {"Authorization": f"Bearer {play['edit_token']}"}
+
+    def event(kind, **data):
+        response = page.request.post(f"{api_url}/{play['id']}/events", headers=auth,
+                                     data={"type": kind, "data": data})
+        assert response.ok, response.text()
+    for _ in range(72):
+        event("turn")
+    for index, (tiles, complete, name, influence) in enumerate(ISLANDS):
+        event("add_island", tiles=tiles, complete=complete, name=name)
+        for player, pieces in influence.items():
+            event("set_influence", island=index, player=player, **pieces)
+
+    page.goto(live_server.url + urlsplit(play["view_url"]).path)
+    expect(page.locator(".badge.view")).to_have_text("view only")
+    expect(page.locator(".g-explorers-over")).to_contain_text("the scores below follow along")
+    expect(page.locator("#ex-island-0 [data-controllers]")).to_have_text("→ Ann & Bo")
+    expect(page.locator("#ex-island-2 [data-reason]")).to_contain_text("Incomplete")
+    expect(page.locator(".g-explorers form")).to_have_count(0)
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(12, 21, 28)"
+    page.locator(".g-explorers").first.screenshot(path=str(tmp_path / "dark-view.png"))
     no_sideways_scroll(page)
