@@ -1,8 +1,11 @@
-"""A board as a plain SVG string: no scripts, no external fonts, every text escaped.
+"""A board as a plain SVG string: no scripts, no style attributes, no external fonts, every
+text escaped.
 
 Drawn for a phone (a viewBox, so it scales and zooms) and for print (WeasyPrint): hexes in
-terrain colours with the resource named, chips with their number and pips (6 and 8 in red),
-harbours as a ratio badge tied by two docks to the coast they serve, face-down positions as ?.
+terrain colours with a symbol and the resource named, chips with their number and pips (6 and 8
+in red), harbours as a ratio badge tied by two docks to the coast they serve (2:1 badges ringed
+in their resource's colour), face-down positions as ?. ``overlay`` is trusted markup the caller
+puts on top (the play page's tap targets); ``hex_box`` gives the square around a hex for it.
 """
 from __future__ import annotations
 
@@ -13,15 +16,18 @@ from .hexgrid import pixel, step
 from .scenarios import PIPS, RED, RESOURCE_OF
 
 SIZE = 40.0
-FONT = "font-family=\"Helvetica, Arial, sans-serif\""
-COLOURS = {"sea": "#5b9bd5", "desert": "#d9c38f", "gold": "#f1c232", "fields": "#f6dc6b",
-           "hills": "#c4653a", "mountains": "#9e9e9e", "pasture": "#a5d46a",
-           "forest": "#3d8b40", None: "#c9c9c9"}
+FONT = "font-family=\"Helvetica, Arial, 'DejaVu Sans', sans-serif\""
+COLOURS = {"sea": "#4f8fcb", "desert": "#dcc9a3", "gold": "#d9a21b", "fields": "#f4de7e",
+           "hills": "#c8643b", "mountains": "#9aa1a8", "pasture": "#9fd063",
+           "forest": "#2f7a34", None: "#cfd6db"}
+INK = {"forest": "#ffffff", "hills": "#ffffff", "sea": "#ffffff"}   # label colour on dark tiles
 LABELS = {"desert": "wasteland", "gold": "gold", **{t: r for t, r in RESOURCE_OF.items()
                                                     if t != "gold"}}
+HARBOUR_RING = {RESOURCE_OF[t]: COLOURS[t] for t in RESOURCE_OF if t != "gold"}
+CHIP_R = SIZE * 0.4
 
 
-def render(setup: dict, title: str | None = None) -> str:
+def render(setup: dict, title: str | None = None, overlay: str = "") -> str:
     """The board of a seafarers ``setup`` (hexes, harbours) as an SVG document string."""
     hexes = setup.get("hexes", [])
     name = title or f"{setup.get('scenario_name', 'Seafarers')} board"
@@ -32,6 +38,8 @@ def render(setup: dict, title: str | None = None) -> str:
              f"<title>{escape(name)}</title>"]
     parts += [hex_shape(h) for h in hexes]
     parts += [harbour_badge(h) for h in setup.get("harbours", [])]
+    if overlay:
+        parts.append(overlay)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -44,6 +52,13 @@ def view_box(hexes: list[dict]) -> tuple[float, float, float, float]:
     pad_x, pad_y = SIZE * math.sqrt(3) / 2 + 4, SIZE + 4
     return (min(xs) - pad_x, min(ys) - pad_y, max(xs) - min(xs) + 2 * pad_x,
             max(ys) - min(ys) + 2 * pad_y)
+
+
+def hex_box(q: int, r: int, scale: float = 0.8) -> tuple[float, float, float, float]:
+    """(x, y, width, height) of a square centred on hex (q, r), for a tap target."""
+    cx, cy = pixel((q, r), SIZE)
+    half = SIZE * scale
+    return (round(cx - half, 1), round(cy - half, 1), round(2 * half, 1), round(2 * half, 1))
 
 
 def corner_point(centre: tuple[float, float], i: int, scale: float = 1.0) -> tuple:
@@ -68,16 +83,22 @@ def describe(h: dict) -> str:
 def hex_shape(h: dict) -> str:
     centre = pixel((h["q"], h["r"]), SIZE)
     terrain = None if h.get("hidden") else h.get("terrain")
-    out = [f"<g><title>{escape(describe(h))} ({h['q']}, {h['r']})</title>",
+    kind = "hidden" if h.get("hidden") else (terrain or "unknown")
+    out = [f'<g class="hex {kind}" data-q="{h["q"]}" data-r="{h["r"]}">'
+           f"<title>{escape(describe(h))} ({h['q']}, {h['r']})</title>",
            f'<polygon points="{polygon(centre)}" fill="{COLOURS.get(terrain, "#ccc")}" '
            f'stroke="#ffffff" stroke-width="1.5"/>']
     cx, cy = centre
+    has_chip = bool(h.get("number")) and not h.get("hidden")
     if h.get("hidden"):
-        out.append(text(cx, cy + 9, "?", 26, "#444444", bold=True))
-    elif terrain in LABELS:
-        out.append(text(cx, cy - SIZE * 0.52, LABELS[terrain], 8.5, "#222222"))
-    if h.get("number") and not h.get("hidden"):
-        out.append(chip(cx, cy + 4, h["number"]))
+        out.append(text(cx, cy + 10, "?", 30, "#3c4750", bold=True))
+    elif terrain in SYMBOLS:
+        out.append(SYMBOLS[terrain](cx, cy - 22, 0.85) if has_chip
+                   else SYMBOLS[terrain](cx, cy - 2, 1.35))
+    if terrain in LABELS:
+        out.append(text(cx, cy + 32, LABELS[terrain], 7.5, INK.get(terrain, "#1d252b")))
+    if has_chip:
+        out.append(chip(cx, cy + 5, h["number"]))
     out.append("</g>")
     return "".join(out)
 
@@ -89,13 +110,92 @@ def text(x: float, y: float, value: str, size: float, fill: str, bold: bool = Fa
 
 
 def chip(cx: float, cy: float, number: int) -> str:
-    colour = "#c0392b" if number in RED else "#222222"
+    colour = "#c0392b" if number in RED else "#1d1d1d"
     pips = PIPS.get(number, 0)
-    dots = "".join(f'<circle cx="{cx + (i - (pips - 1) / 2) * 3.6:.1f}" cy="{cy + 8:.1f}" '
+    dots = "".join(f'<circle cx="{cx + (i - (pips - 1) / 2) * 3.6:.1f}" cy="{cy + 9.5:.1f}" '
                    f'r="1.3" fill="{colour}"/>' for i in range(pips))
-    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.36:.1f}" fill="#fbf3dc" '
-            f'stroke="#6d5c3d" stroke-width="1"/>'
-            + text(cx, cy + 3, str(number), 13, colour, bold=True) + dots)
+    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{CHIP_R:.1f}" fill="#fbf3dc" '
+            f'stroke="#6d5c3d" stroke-width="1.2"/>'
+            + text(cx, cy + 4.5, str(number), 16 if number in RED else 15, colour, bold=True)
+            + dots)
+
+
+# ---- terrain symbols: simple shapes drawn around (x, y) at scale s, paths and ellipses only
+def _p(d: str, fill: str, stroke: str = "none", width: float = 0) -> str:
+    extra = f' stroke="{stroke}" stroke-width="{width:.1f}" stroke-linecap="round"' \
+        if stroke != "none" else ""
+    return f'<path d="{d}" fill="{fill}"{extra}/>'
+
+
+def _trees(x: float, y: float, s: float) -> str:
+    out = []
+    for dx, h in ((-7, 12), (6, 14)):
+        tx, top = x + dx * s, y - h / 2 * s
+        out.append(_p(f"M{tx - 6 * s:.1f},{y + 5 * s:.1f} L{tx:.1f},{top:.1f} "
+                      f"L{tx + 6 * s:.1f},{y + 5 * s:.1f} Z", "#174d1c", "#0e3612", 0.8))
+        out.append(_p(f"M{tx:.1f},{y + 5 * s:.1f} V{y + 9 * s:.1f}", "none", "#5a3b1d", 2 * s))
+    return "".join(out)
+
+
+def _sheep(x: float, y: float, s: float) -> str:
+    return (f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{9 * s:.1f}" ry="{5.5 * s:.1f}" '
+            f'fill="#ffffff" stroke="#55673a" stroke-width="0.8"/>'
+            f'<ellipse cx="{x + 9 * s:.1f}" cy="{y - 2 * s:.1f}" rx="{3 * s:.1f}" '
+            f'ry="{2.4 * s:.1f}" fill="#3b3b3b"/>'
+            + _p(f"M{x - 5 * s:.1f},{y + 5 * s:.1f} V{y + 9 * s:.1f} M{x + 4 * s:.1f},"
+                 f"{y + 5 * s:.1f} V{y + 9 * s:.1f}", "none", "#3b3b3b", 1.4 * s))
+
+
+def _wheat(x: float, y: float, s: float) -> str:
+    out = []
+    for dx in (-6, 0, 6):
+        sx = x + dx * s
+        out.append(_p(f"M{sx:.1f},{y + 9 * s:.1f} V{y - 4 * s:.1f}", "none", "#8a6a12", 1.1 * s))
+        out.append(f'<ellipse cx="{sx:.1f}" cy="{y - 6 * s:.1f}" rx="{2.2 * s:.1f}" '
+                   f'ry="{4.5 * s:.1f}" fill="#b8860b"/>')
+    return "".join(out)
+
+
+def _bricks(x: float, y: float, s: float) -> str:
+    out = []
+    for dy, xs in ((-5, (-5.5, 5.5)), (2, (-11, 0, 11))):
+        for dx in xs:
+            bx, by = x + (dx - 5) * s, y + dy * s
+            out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="{10 * s:.1f}" '
+                       f'height="{6 * s:.1f}" fill="#8e3418" stroke="#f2c2a8" '
+                       f'stroke-width="0.7"/>')
+    return "".join(out)
+
+
+def _peaks(x: float, y: float, s: float) -> str:
+    return (_p(f"M{x - 13 * s:.1f},{y + 7 * s:.1f} L{x - 4 * s:.1f},{y - 8 * s:.1f} "
+               f"L{x + 2 * s:.1f},{y + 1 * s:.1f} L{x + 6 * s:.1f},{y - 4 * s:.1f} "
+               f"L{x + 13 * s:.1f},{y + 7 * s:.1f} Z", "#5b6268", "#3e4449", 0.8)
+            + _p(f"M{x - 7 * s:.1f},{y - 3 * s:.1f} L{x - 4 * s:.1f},{y - 8 * s:.1f} "
+                 f"L{x - 1 * s:.1f},{y - 3 * s:.1f} Z", "#ffffff"))
+
+
+def _coins(x: float, y: float, s: float) -> str:
+    return "".join(f'<ellipse cx="{x + dx * s:.1f}" cy="{y + dy * s:.1f}" rx="{5.5 * s:.1f}" '
+                   f'ry="{5.5 * s:.1f}" fill="#ffe066" stroke="#7a5a00" stroke-width="1"/>'
+                   for dx, dy in ((-5, 2), (5, 2), (0, -5)))
+
+
+def _dunes(x: float, y: float, s: float) -> str:
+    return _p(f"M{x - 13 * s:.1f},{y + 4 * s:.1f} Q{x - 6 * s:.1f},{y - 6 * s:.1f} "
+              f"{x + 1 * s:.1f},{y + 4 * s:.1f} M{x - 2 * s:.1f},{y + 1 * s:.1f} "
+              f"Q{x + 5 * s:.1f},{y - 8 * s:.1f} {x + 13 * s:.1f},{y + 2 * s:.1f}",
+              "none", "#8c7448", 1.6 * s)
+
+
+def _waves(x: float, y: float, s: float) -> str:
+    d = " ".join(f"M{x - 11 * s:.1f},{y + dy * s:.1f} q{3.7 * s:.1f},{-4 * s:.1f} "
+                 f"{7.3 * s:.1f},0 t{7.3 * s:.1f},0 t{7.3 * s:.1f},0" for dy in (-3, 4))
+    return _p(d, "none", "#d4e6f6", 1.3 * s)
+
+
+SYMBOLS = {"forest": _trees, "pasture": _sheep, "fields": _wheat, "hills": _bricks,
+           "mountains": _peaks, "gold": _coins, "desert": _dunes, "sea": _waves}
 
 
 def dock_points(q: int, r: int, facing: int) -> list[tuple[float, float]]:
@@ -116,11 +216,12 @@ def harbour_badge(h: dict) -> str:
     ratio = "3:1" if kind == "3:1" else "2:1"
     label = f"{ratio} harbour" + ("" if kind == "3:1" else f" for {kind}")
     lines = "".join(f'<line x1="{bx:.1f}" y1="{by:.1f}" x2="{x:.1f}" y2="{y:.1f}" '
-                    f'stroke="#6d4c2f" stroke-width="3" stroke-linecap="round"/>'
+                    f'stroke="#6d4c2f" stroke-width="3.5" stroke-linecap="round"/>'
                     for x, y in dock_points(q, r, facing))
-    sub = "" if kind == "3:1" else text(bx, by + 8, kind, 6.5, "#222222")
-    return (f"<g><title>{escape(label)}</title>{lines}"
-            f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{SIZE * 0.3:.1f}" fill="#ffffff" '
-            f'stroke="#6d4c2f" stroke-width="1.2"/>'
-            + text(bx, by + (0 if sub else 3), ratio, 9, "#222222", bold=True) + sub + "</g>")
-
+    ring = HARBOUR_RING.get(kind, "#6d4c2f")
+    sub = "" if kind == "3:1" else text(bx, by + 9, kind, 7, "#1d252b", bold=True)
+    return (f'<g class="harbour"><title>{escape(label)}</title>{lines}'
+            f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{SIZE * 0.33:.1f}" fill="#ffffff" '
+            f'stroke="{ring}" stroke-width="{1.5 if kind == "3:1" else 3.5}"/>'
+            + text(bx, by + (0 if sub else 3.5), ratio, 10, "#1d252b", bold=True) + sub
+            + "</g>")

@@ -1,0 +1,198 @@
+"""Stateless board pages: a Seafarers board from a seed in the URL, as a page and a PDF.
+
+The URL carries everything (scenario, players, seed, fairness settings), so every phone that
+opens it, by link or QR code, draws the same board. The play pages use the template globals
+below to draw a play's live board with tap targets for the positions still to discover.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from ..games import get_game
+from ..games.base import RuleError, make_rng
+from ..games.seafarers import FAIRNESS_LABELS, svg
+from ..games.seafarers.scenarios import PRODUCING, RESOURCE_OF, SCENARIOS
+from ..pdf import html_to_pdf
+from ..plays import parse_seed
+from ..qr import qr_svg
+from .links import site_root
+
+bp = Blueprint("boards", __name__)
+SEED_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
+QUERY_FIELDS = ("scenario", "players", "seed", *FAIRNESS_LABELS)
+
+
+def fresh_seed() -> str:
+    return "".join(secrets.choice(SEED_LETTERS) for _ in range(6))
+
+
+def query_field(field: str | None) -> str | None:
+    """The query parameter a RuleError field names ("options.max_corner_pips" -> ...)."""
+    return field.removeprefix("options.") if field else field
+
+
+def parse_players(value: str | None, scenario: str) -> int:
+    counts = SCENARIOS[scenario].player_counts
+    if value is None or value.strip() == "":
+        return max(counts)
+    if not value.strip().isdigit():
+        raise RuleError("Players must be a whole number (3 or 4).", "players")
+    players = int(value)
+    if players not in counts:
+        name = SCENARIOS[scenario].name
+        allowed = " or ".join(map(str, counts))
+        raise RuleError(f"{name} is for {allowed} players, not {players}.", "players",
+                        "wrong_player_count", 422)
+    return players
+
+
+def parse_query(args) -> dict:
+    """scenario, players, seed and options from the query string, each checked by name."""
+    game = get_game("seafarers")
+    raw = {name: args.get(name) for name in FAIRNESS_LABELS if args.get(name) is not None}
+    raw["scenario"] = (args.get("scenario") or "new_shores").strip()
+    try:
+        options = game.parse_options(raw)
+    except RuleError as err:
+        raise RuleError(err.message, query_field(err.field), err.code, err.status) from None
+    players = parse_players(args.get("players"), options["scenario"])
+    seed = parse_seed(args.get("seed") or "", "seed")
+    return {"scenario": options["scenario"], "players": players, "seed": seed,
+            "options": options}
+
+
+def canonical_query(choice: dict) -> dict:
+    """The shortest query string that draws this board (defaults left out)."""
+    query = {"scenario": choice["scenario"], "players": choice["players"],
+             "seed": choice["seed"]}
+    game = get_game("seafarers")
+    for option in game.options:
+        value = choice["options"][option.name]
+        if option.name in FAIRNESS_LABELS and value != option.default:
+            query[option.name] = int(value) if option.kind == "bool" else value
+    return query
+
+
+def build(args) -> dict:
+    """Everything a board page or PDF shows, from the query string."""
+    choice = parse_query(args)
+    game = get_game("seafarers")
+    names = [f"Player {i + 1}" for i in range(choice["players"])]
+    try:
+        setup = game.setup(names, choice["options"], make_rng(choice["seed"]), {})
+    except RuleError as err:
+        raise RuleError(err.message, query_field(err.field), err.code, err.status) from None
+    query = canonical_query(choice)
+    share = site_root() + url_for("boards.seafarers", **query)
+    return {**choice, "setup": setup, "query": query, "share_url": share,
+            "board": Markup(svg.render(setup)), "qr": Markup(qr_svg(share)),
+            "pdf_url": url_for("boards.seafarers_pdf", **query),
+            "new_seed_url": url_for("boards.seafarers", **{**query, "seed": fresh_seed()})}
+
+
+def page_context(args) -> tuple[dict, int]:
+    base = {"scenarios": SCENARIOS, "labels": FAIRNESS_LABELS, "game": get_game("seafarers"),
+            "args": args}
+    try:
+        return {**base, **build(args), "error": None}, 200
+    except RuleError as err:
+        return {**base, "error": err, "error_field": query_field(err.field)}, err.status
+
+
+@bp.get("/boards/seafarers")
+def seafarers():
+    if not (request.args.get("seed") or "").strip():
+        query = {k: v for k, v in request.args.items() if k in QUERY_FIELDS and k != "seed"}
+        return redirect(url_for("boards.seafarers", **query, seed=fresh_seed()))
+    context, status = page_context(request.args)
+    return render_template("boards/seafarers.html", **context), status
+
+
+@bp.get("/boards/seafarers.pdf")
+def seafarers_pdf():
+    context, status = page_context(request.args)
+    if context["error"]:
+        err = context["error"]
+        field = context["error_field"]
+        message = f"{field}: {err.message}" if field else err.message
+        return render_template("error.html", status=status, message=message), status
+    html = render_template("boards/seafarers_pdf.html", **context)
+    name = re.sub(r"[^A-Za-z0-9_-]", "", f"{context['scenario']}-{context['seed']}")[:60]
+    return Response(html_to_pdf(html, current_app.static_folder), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="seafarers-{name}.pdf"'})
+
+
+# ---- the play pages' helpers (templates/games/seafarers/*)
+def small_island_cells(scenario_id: str) -> set:
+    cells = SCENARIOS[scenario_id].layouts[0].cells
+    return {hex_ for hex_, symbol in cells.items() if symbol == "L"}
+
+
+@bp.app_template_global()
+def seafarers_spots(state: dict) -> list[dict]:
+    """The positions a tap can discover now: Oceans' face-down ones while the stack lasts,
+    Greater Catan's small-island tiles without a chip while the bag lasts."""
+    table, scenario = state["table"], SCENARIOS[state["options"]["scenario"]]
+    if scenario.chip_bag:
+        if not table["stacks"]["numbers"]:
+            return []
+        small = small_island_cells(scenario.id)
+        return [{"q": h["q"], "r": h["r"], "label": f"Draw a chip for the {h['terrain']} at "
+                 f"({h['q']}, {h['r']})"} for h in table["hexes"]
+                if (h["q"], h["r"]) in small and h["terrain"] in PRODUCING and not h["number"]]
+    if not table["stacks"]["tiles"]:
+        return []
+    return [{"q": h["q"], "r": h["r"], "label": f"Discover the face-down position at "
+             f"({h['q']}, {h['r']})"} for h in table["hexes"] if h["hidden"]]
+
+
+@bp.app_template_global()
+def seafarers_moves(state: dict) -> list[dict]:
+    """Greater Catan once the bag is empty: every main-island chip to every small-island tile
+    still without one (the move_chip event)."""
+    table, scenario = state["table"], SCENARIOS[state["options"]["scenario"]]
+    if not scenario.chip_bag or table["stacks"]["numbers"]:
+        return []
+    cells = scenario.layouts[0].cells
+    small = small_island_cells(scenario.id)
+    sources = [h for h in table["hexes"] if cells.get((h["q"], h["r"])) == "M" and h["number"]]
+    targets = [h for h in table["hexes"] if (h["q"], h["r"]) in small
+               and h["terrain"] in PRODUCING and not h["number"]]
+    return [{"from_q": s["q"], "from_r": s["r"], "q": t["q"], "r": t["r"],
+             "label": f"{s['number']} from the {s['terrain']} at ({s['q']}, {s['r']}) to the "
+                      f"{t['terrain']} at ({t['q']}, {t['r']})"}
+            for t in targets for s in sources]
+
+
+@bp.app_template_global()
+def seafarers_board(setup: dict, hexes: list | None = None, overlay: str = "") -> Markup:
+    """The board SVG (svg.render escapes every text it draws); ``overlay`` is markup the
+    template built (autoescaped there) for tap targets."""
+    drawn = {**setup, "hexes": hexes if hexes is not None else setup["hexes"]}
+    return Markup(svg.render(drawn, overlay=str(overlay)))
+
+
+@bp.app_template_global()
+def seafarers_hex_box(q: int, r: int) -> tuple:
+    return svg.hex_box(q, r)
+
+
+LEGEND = (("fields", "grain"), ("hills", "brick"), ("mountains", "ore"), ("pasture", "wool"),
+          ("forest", "lumber"), ("gold", "any resource"), ("desert", "wasteland"),
+          ("sea", "sea"))
+
+
+@bp.app_template_global()
+def seafarers_legend() -> list[dict]:
+    """Terrain, what it yields and its colour on the board, for a legend."""
+    return [{"terrain": t, "yields": y, "colour": svg.COLOURS[t]} for t, y in LEGEND]
+
+
+@bp.app_template_global()
+def seafarers_resource_colour(resource: str) -> str:
+    terrain = next((t for t, r in RESOURCE_OF.items() if r == resource), None)
+    return svg.COLOURS.get(terrain, "#888888")
