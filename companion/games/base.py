@@ -104,7 +104,7 @@ def check_int(value: Any, field: str, label: str | None = None,
               minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
     """An integer within [minimum, maximum]; numeric strings from forms are accepted."""
     label = label or field
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and is_whole_number_text(value):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
@@ -116,6 +116,12 @@ def check_int(value: Any, field: str, label: str | None = None,
     if value > maximum:
         raise RuleError(f"{label} must be at most {maximum}.", field)
     return value
+
+
+def is_whole_number_text(text: str) -> bool:
+    """"12" or "-3" in ASCII digits (str.isdigit also accepts "²", which int() refuses)."""
+    digits = text.strip().removeprefix("-")
+    return 0 < len(digits) < 16 and digits.isascii() and digits.isdigit()
 
 
 def check_bool(value: Any, field: str, label: str | None = None) -> bool:

@@ -78,7 +78,7 @@ def blank_to_none(value: Any) -> str | None:
 def number(text: Any) -> Any:
     """A whole number as typed, or the text itself (the validator says what is wrong)."""
     value = str(text).strip()
-    return int(value) if value.isdigit() and len(value) < 7 else value
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 7 else value
 
 
 # --------------------------------------------------------------------------- errors

@@ -58,3 +58,9 @@ def test_seat_after_wraps_both_ways():
     seats = ["Ann", "Bo", "Cy"]
     assert seat_after(seats, "Cy") == "Ann"
     assert seat_after(seats, "Ann", -1) == "Cy"
+
+
+def test_check_int_refuses_unicode_digits_cleanly():
+    for text in ("²", "١٢", "1²", "-", "", "9" * 40):
+        with pytest.raises(RuleError):
+            check_int(text, "f")
