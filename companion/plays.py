@@ -24,7 +24,7 @@ def parse_seed(seed: Any, field: str = "seed") -> str | int:
         seed = seed.strip()
         if not seed or len(seed) > MAX_SEED:
             raise RuleError(f"The seed must be 1 to {MAX_SEED} characters.", field)
-        if seed.lstrip("-").isdigit() and len(seed) < 19:
+        if seed.lstrip("-").isascii() and seed.lstrip("-").isdigit() and len(seed) < 19:
             return int(seed)
     elif abs(seed) >= 2**63:
         raise RuleError("The seed is too large.", field)
@@ -110,6 +110,10 @@ def apply_event(state: dict, event: dict) -> dict:
 
 
 def apply_sheet(game: Game, state: dict, data: dict) -> dict:
+    unknown = set(data) - {"player", "fields"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise RuleError(f"Unknown field '{key}'.", f"data.{key}", "unknown_field")
     player = data.get("player")
     if player not in state["sheets"]:
         raise RuleError("Pick a player of this play.", "data.player")

@@ -10,6 +10,7 @@ from ..qr import qr_svg
 from ..store import PlayRow
 from ..tokens import token_role
 from . import service
+from .jsoncheck import check_json
 from .links import play_links
 from .sheets import scoresheet_pdf
 from .openapi import openapi_document
@@ -25,10 +26,13 @@ def json_body(optional: bool = False):
     if not request.is_json:
         return _abort(415, "unsupported_media_type",
                       "Send the body as JSON (Content-Type: application/json).")
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError as err:
+        raise RuleError("The JSON is nested too deeply.", None, "too_deep") from err
     if body is None:
         raise RuleError("The body is not valid JSON.", None, "invalid_json")
-    return body
+    return check_json(body)
 
 
 def _abort(status, code, message):

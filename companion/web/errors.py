@@ -28,7 +28,7 @@ def wants_json() -> bool:
 def error_response(status: int, code: str, message: str, field: str | None = None):
     if wants_json():
         body = {"code": code, "message": message}
-        if field:
+        if field is not None:
             body["field"] = field
         return jsonify({"error": body}), status
     return render_template("error.html", status=status, message=message), status

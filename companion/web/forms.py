@@ -1,10 +1,10 @@
 """Turn HTML form posts into the same JSON bodies the API takes (one path into the core)."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..games.base import Game, RuleError, active_fields
+from .jsoncheck import loads_checked
 
 MAX_PLAYERS_ON_FORM = 8
 
@@ -12,7 +12,7 @@ MAX_PLAYERS_ON_FORM = 8
 def coerce(value: str) -> Any:
     """A form string as JSON would carry it: whole numbers and booleans typed."""
     text = value.strip()
-    if text.lstrip("-").isdigit() and len(text) < 12:
+    if text.lstrip("-").isascii() and text.lstrip("-").isdigit() and len(text) < 12:
         return int(text)
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
@@ -48,10 +48,9 @@ def event_body(form, game: Game, state: dict) -> dict:
                         "fields": sheet_fields_from_form(form, game, state)}
         return body
     if form.get("data"):
-        try:
-            body["data"] = json.loads(form["data"])
-        except ValueError as err:
-            raise RuleError("The form's data is not valid JSON.", "data") from err
+        body["data"] = loads_checked(form["data"], "data")
+        if not isinstance(body["data"], dict):
+            raise RuleError("The form's data must be a JSON object.", "data")
     for key in form:
         if key.startswith("d:"):
             values = form.getlist(key)

@@ -16,6 +16,7 @@ from ..store import Conflict, PlayRow
 from ..tokens import token_role, view_token_for
 from . import service
 from .forms import event_body, new_play_body
+from .jsoncheck import loads_checked
 from .links import play_links
 from .sheets import scoresheet_pdf
 
@@ -174,11 +175,9 @@ def catalogue(game_id):
         text = upload.read().decode("utf-8", "replace") if upload and upload.filename else \
             request.form.get("json", "")
         try:
-            data = json.loads(text or "{}")
+            data = loads_checked(text or "{}", "json")
             service().put_catalogue(game.id, data)
             saved = True
-        except ValueError as err:
-            error = RuleError(f"That is not valid JSON: {err}", "json")
         except RuleError as err:
             error = err
     current = service().catalogue(game.id)

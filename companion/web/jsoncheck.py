@@ -1,0 +1,62 @@
+"""Incoming JSON that no game could mean: nested absurdly deep (Python's parser and deepcopy
+would overflow their stack) or holding text that is not Unicode (a lone surrogate escape such
+as "\\udaa9" parses, but no page showing it could ever be encoded). A 400 naming the field."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..games.base import RuleError
+
+MAX_DEPTH = 32
+
+
+def _child(path: str, key) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _bad_text(text: str) -> bool:
+    if "\x00" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def check_json(value: Any) -> Any:
+    """``value`` itself when every level and every string is sane; else a RuleError (400)."""
+    stack = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RuleError(f"The JSON is nested too deeply ({MAX_DEPTH} levels at most).",
+                            path or None, "too_deep")
+        if isinstance(item, str):
+            if _bad_text(item):
+                raise RuleError("Text must be valid Unicode without NUL characters.",
+                                path or None, "invalid_text")
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                where = _child(path, key)
+                if _bad_text(key):
+                    raise RuleError("A key must be valid Unicode without NUL characters.",
+                                    where.encode("utf-8", "replace").decode(), "invalid_text")
+                stack.append((child, where, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, _child(path, i), depth + 1) for i, child in enumerate(item))
+    return value
+
+
+def loads_checked(text: str, field: str | None) -> Any:
+    """json.loads for a form's text: invalid, too deep or not Unicode is a RuleError."""
+    try:
+        return check_json(json.loads(text))
+    except RecursionError as err:
+        raise RuleError(f"The JSON is nested too deeply ({MAX_DEPTH} levels at most).",
+                        field, "too_deep") from err
+    except ValueError as err:
+        raise RuleError(f"That is not valid JSON: {err}", field, "invalid_json") from err
