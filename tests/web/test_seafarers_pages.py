@@ -88,7 +88,7 @@ def test_no_seed_redirects_to_a_fresh_seed_and_new_board_link_changes_it(client)
     assert re.search(r"scenario=oceans&players=3&seed=\w{6}$", response.location)
     html = client.get(response.location).get_data(as_text=True)
     seed = re.search(r"seed=(\w{6})$", response.location).group(1)
-    link = unescape(re.search(r'href="([^"]+)"[^>]*>🎲 New random board', html).group(1))
+    link = unescape(re.search(r'href="([^"]+)"[^>]*>New random board', html).group(1))
     assert "scenario=oceans" in link and "players=3" in link and f"seed={seed}" not in link
 
 
@@ -236,7 +236,7 @@ def test_greater_catan_taps_draw_from_the_bag_then_chips_move(client):
 def test_vp_race_declares_the_winner_at_the_target(client):
     play_id, token, _ = create(client, "four_islands", ["Ann", "Bo", "Cy"])
     html = client.get(f"/plays/{play_id}/{token}").get_data(as_text=True)
-    assert 'aria-label="Ann: 0 of 12 victory points"' in html and "🏆" not in html
+    assert 'aria-label="Ann: 0 of 12 victory points"' in html and "wins!" not in html
     for version, (name, fields) in enumerate([("Ann", {"settlements": 3, "cities": 2}),
                                               ("Bo", {"settlements": 4, "cities": 4})]):
         client.post(f"/api/v1/plays/{play_id}/events", headers={
@@ -245,4 +245,4 @@ def test_vp_race_declares_the_winner_at_the_target(client):
     html = client.get(f"/plays/{play_id}/{token}").get_data(as_text=True)
     assert 'aria-label="Ann: 7 of 12 victory points"' in html
     assert 'aria-label="Bo: 12 of 12 victory points"' in html
-    assert "🏆 Bo wins!" in html and "End the game and show the ranking" in html
+    assert "Bo wins!</strong>" in html and "End the game and show the ranking" in html

@@ -219,7 +219,8 @@ def harbour_badge(h: dict) -> str:
                     f'stroke="#6d4c2f" stroke-width="3.5" stroke-linecap="round"/>'
                     for x, y in dock_points(q, r, facing))
     ring = HARBOUR_RING.get(kind, "#6d4c2f")
-    sub = "" if kind == "3:1" else text(bx, by + 9, kind, 7, "#1d252b", bold=True)
+    sub = "" if kind == "3:1" else text(bx, by + 9, kind, 7 if len(kind) < 5 else 6.2,
+                                        "#1d252b", bold=True)
     return (f'<g class="harbour"><title>{escape(label)}</title>{lines}'
             f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{SIZE * 0.33:.1f}" fill="#ffffff" '
             f'stroke="{ring}" stroke-width="{1.5 if kind == "3:1" else 3.5}"/>'
