@@ -1,0 +1,304 @@
+"""`make bench`: figures for a club running many tables, printed as JSON.
+
+    python -m benchmarks [--tables 48] [--events 50] [--quick] [--out FILE]
+
+On SQLite (a temporary file) and, when TEST_POSTGRES_URL is set (scripts/with-postgres.sh),
+on PostgreSQL: the hot paths in process next to the bare database write, the production
+server (gunicorn via `companion serve`) under many concurrent tables next to /healthz in the
+same run, replaying 1,000 events; then PDF score sheets next to a minimal WeasyPrint document,
+Seafarers board generation (benchmarks/bench_seafarers.py, when present) and the play page's
+weight. Everything runs on 127.0.0.1 and stops by itself.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import importlib.util
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .harness import ROOT, Server, check_tables, percentiles, run_load
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def timed(fn, repeat: int, warmup: int = 10) -> list[float]:
+    for i in range(warmup):
+        fn(i)
+    samples = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        fn(warmup + i)
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def make_app(url: str, **config):
+    from companion import create_app
+
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
+                      "PUBLIC_URL": "http://192.168.1.20:5000", **config})
+    app.extensions["companion"].store.init_db()
+    return app
+
+
+def sheet_event(i: int, expected=None) -> dict:
+    return {"type": "sheet", "data": {"player": PLAYERS[i % 4], "fields": {"vp": i % 200}},
+            "expected_version": expected}
+
+
+# ---- in process: what one event costs, layer by layer
+
+def hot_paths(url: str, repeat: int) -> dict:
+    import sqlalchemy as sa
+
+    from companion.store import events, now, plays
+
+    app = make_app(url)
+    service = app.extensions["companion"]
+    client = app.test_client()
+    body = client.post("/api/v1/plays", json={"game": "knarr", "players": PLAYERS,
+                                              "seed": 1}).get_json()
+    pid, token = body["id"], body["edit_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    bare_id = service.create({"game": "knarr", "players": PLAYERS, "seed": 2})[0].id
+    engine = service.store.engine
+
+    def bare_write(i):
+        """The database work of one event and nothing else: bump the version, insert."""
+        with engine.begin() as conn:
+            conn.execute(plays.update().where(plays.c.id == bare_id)
+                         .values(version=plays.c.version + 1, head=i, length=i,
+                                 updated_at=now()))
+            conn.execute(events.insert().values(
+                play_id=bare_id, position=i, type="sheet", data=sheet_event(i)["data"],
+                discarded=False, created_at=now()))
+
+    def record(i):
+        service.record(pid, sheet_event(i))
+
+    def api_event(i):
+        reply = client.post(f"/api/v1/plays/{pid}/events", json=sheet_event(i), headers=auth)
+        assert reply.status_code == 200, reply.data
+
+    def form_event(i):
+        reply = client.post(f"/plays/{pid}/{token}/events", headers={"HX-Request": "true"},
+                            data={"type": "sheet", "player": "Ann", "f:vp": str(i % 200)})
+        assert reply.status_code == 200, reply.data
+
+    def fragment(i):
+        reply = client.get(f"/plays/{pid}/{token}", headers={"HX-Request": "true"})
+        assert reply.status_code == 200
+
+    def poll_unchanged(i):
+        version = service.store.play_version(pid)
+        assert client.get(f"/plays/{pid}/{token}/poll?version={version}").status_code == 204
+
+    def healthz(i):
+        assert client.get("/healthz").status_code == 200
+
+    results = {}
+    for name, fn in (("bare_db_write", bare_write), ("service_record", record),
+                     ("api_post_event", api_event), ("form_post_event", form_event),
+                     ("play_fragment", fragment), ("poll_unchanged", poll_unchanged),
+                     ("healthz", healthz)):
+        results[name] = percentiles(timed(fn, repeat))
+    bare = results["bare_db_write"]["median"]
+    health = results["healthz"]["median"]
+    out = {"latency_ms": results,
+           "ratio_to_bare_db_write": {k: round(results[k]["median"] / bare, 2) for k in
+                                      ("service_record", "api_post_event", "form_post_event")},
+           "ratio_to_healthz": {k: round(v["median"] / health, 2) for k, v in results.items()
+                                if k != "healthz"}}
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(plays.c.version).where(plays.c.id == bare_id)).scalar()
+    engine.dispose()
+    return out
+
+
+def replay_1000(url: str) -> dict:
+    from companion.plays import replay
+    from companion.service import PlayService
+
+    app = make_app(url)
+    service = app.extensions["companion"]
+    row = service.create({"game": "knarr", "players": PLAYERS, "seed": 3})[0]
+    for i in range(1000):
+        service.record(row.id, sheet_event(i))
+    row = service.load(row.id)
+    logged = service.store.active_events(row.id)
+    pure = timed(lambda i: replay(row.initial, logged), 5, warmup=1)
+    cold = timed(lambda i: PlayService(service.store).state(row), 5, warmup=1)
+    service.store.engine.dispose()
+    return {"events": len(logged), "replay_ms": percentiles(pure),
+            "cold_state_with_db_read_ms": percentiles(cold),
+            "note": "the state is cached by (play, version): a replay happens once per "
+                    "process, after a restart or an undo"}
+
+
+def load(url: str, tables: int, events: int, workers: int, think: float,
+         time_limit: float) -> dict:
+    with tempfile.TemporaryDirectory() as logs, Server(url, workers=workers,
+                                                       log_dir=logs) as server:
+        result = run_load(server.url, tables, events, think=think, time_limit=time_limit)
+        problems = check_tables(server.url, url, result.tables)
+    summary = result.summary()
+    summary.update(workers=workers, threads_per_worker=server.threads, think_s=think,
+                   lost_or_duplicated=len(problems), problems=problems[:5],
+                   events_per_second=round(summary["events_acked"] / result.seconds, 1))
+    return summary
+
+
+# ---- PDF, boards, page weight
+
+def pdf_figures(url: str, repeat: int) -> dict:
+    from weasyprint import HTML
+
+    from companion.games import GAMES
+    from companion.web.sheets import scoresheet_pdf
+
+    minimal = "<!doctype html><html><body><h1>Hello</h1><p>One line.</p></body></html>"
+    HTML(string=minimal).write_pdf()   # load fonts once
+    out = {"minimal_weasyprint_ms": percentiles(timed(
+        lambda i: HTML(string=minimal).write_pdf(), repeat, warmup=2))}
+    app = make_app(url)
+    service = app.extensions["companion"]
+    per_game = {}
+    for game in GAMES.values():
+        names = PLAYERS[:max(game.min_players, min(4, game.max_players))]
+        try:
+            row, _, _ = service.create({"game": game.id, "players": names, "seed": 4})
+        except Exception as err:  # noqa: BLE001 (a game still being built)
+            per_game[game.id] = {"skipped": str(err)}
+            continue
+        state = service.state(row)
+        with app.test_request_context():
+            size = len(scoresheet_pdf(row, state))
+            samples = timed(lambda i: scoresheet_pdf(row, state), repeat, warmup=1)
+        per_game[game.id] = {**percentiles(samples), "bytes": size}
+    out["scoresheet_ms"] = per_game
+    medians = [v["median"] for v in per_game.values() if "median" in v]
+    out["ratio_to_minimal"] = round(max(medians) / out["minimal_weasyprint_ms"]["median"], 2)
+    service.store.engine.dispose()
+    return out
+
+
+def seafarers_boards() -> dict:
+    path = Path(__file__).with_name("bench_seafarers.py")
+    if not path.exists():
+        return {"skipped": "benchmarks/bench_seafarers.py is not there yet"}
+    spec = importlib.util.spec_from_file_location("benchmarks.bench_seafarers", path)
+    module = importlib.util.module_from_spec(spec)
+    with contextlib.redirect_stdout(sys.stderr):   # stdout carries only this report
+        spec.loader.exec_module(module)
+        return module.run()
+
+
+def page_weight(url: str) -> dict:
+    from companion.games import GAMES
+
+    app = make_app(url)
+    client = app.test_client()
+    static = ROOT / "static"
+    assets = {}
+    for ref in ("css/app.css", "js/htmx.min.js", "js/app.js"):
+        data = (static / ref).read_bytes() if (static / ref).exists() else b""
+        assets[ref] = {"bytes": len(data), "gzip": len(gzip.compress(data, 9))}
+    pages = {}
+    for game in GAMES.values():
+        names = PLAYERS[:max(game.min_players, min(4, game.max_players))]
+        reply = client.post("/api/v1/plays", json={"game": game.id, "players": names,
+                                                   "seed": 5})
+        if reply.status_code != 201:
+            continue
+        body = reply.get_json()
+        html = client.get(f"/plays/{body['id']}/{body['edit_token']}").data
+        block = client.get(f"/plays/{body['id']}/{body['edit_token']}",
+                           headers={"HX-Request": "true"}).data
+        pages[game.id] = {"html_bytes": len(html), "html_gzip": len(gzip.compress(html, 6)),
+                          "fragment_gzip": len(gzip.compress(block, 6))}
+    heaviest = max(p["html_gzip"] for p in pages.values())
+    app.extensions["companion"].store.engine.dispose()
+    return {"play_page": pages, "assets": assets,
+            "first_visit_gzip_bytes_heaviest_game": heaviest + sum(
+                a["gzip"] for a in assets.values()),
+            "note": "assets are cached after the first visit (Cache-Control max-age)"}
+
+
+# ---- the run
+
+def backends(tmp: str) -> dict:
+    found = {"sqlite": f"sqlite:///{tmp}/bench.db"}
+    if os.environ.get("TEST_POSTGRES_URL"):
+        found["postgresql"] = os.environ["TEST_POSTGRES_URL"]
+    return found
+
+
+def fresh(url: str, tmp: str, name: str) -> str:
+    """A separate database per section, so one section's rows never slow another."""
+    if url.startswith("sqlite"):
+        return f"sqlite:///{tmp}/{name}.db"
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(os.environ.get("TEST_POSTGRES_ADMIN") or url,
+                              isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    db = f"bench_{name}"
+    with engine.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
+        conn.execute(sa.text(f'CREATE DATABASE "{db}"'))
+    engine.dispose()
+    return sa.engine.make_url(url).set(database=db).render_as_string(hide_password=False)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=48)
+    parser.add_argument("--events", type=int, default=50)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean pause between a table's events, seconds (0: flat out)")
+    parser.add_argument("--repeat", type=int, default=300, help="samples per in-process figure")
+    parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--quick", action="store_true", help="a small smoke run")
+    parser.add_argument("--out", help="also write the JSON to this file")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.tables, args.events, args.repeat = 6, 5, 30
+    started = time.time()
+    report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                          "platform": platform.platform()},
+              "command": "make bench BENCH_ARGS='" + " ".join(argv or sys.argv[1:]) + "'",
+              "backends": {}}
+    with tempfile.TemporaryDirectory(prefix="nsc-bench-") as tmp:
+        for name, url in backends(tmp).items():
+            print(f"[bench] {name}: hot paths, replay, load ...", file=sys.stderr)
+            workers = 3 if name == "postgresql" else 2
+            report["backends"][name] = {
+                "hot_paths_in_process": hot_paths(fresh(url, tmp, "hot"), args.repeat),
+                "replay": replay_1000(fresh(url, tmp, "replay")),
+                "load_gunicorn": load(fresh(url, tmp, "load"), args.tables, args.events,
+                                      workers, args.think, args.time_limit),
+            }
+        print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
+        sqlite = f"sqlite:///{tmp}/other.db"
+        report["pdf"] = pdf_figures(sqlite, max(5, args.repeat // 30))
+        report["seafarers_boards"] = seafarers_boards()
+        report["page_weight"] = page_weight(sqlite)
+    report["seconds"] = round(time.time() - started, 1)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    failures = [n for n, b in report["backends"].items()
+                if b["load_gunicorn"]["lost_or_duplicated"] or b["load_gunicorn"]["errors"]]
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
