@@ -39,7 +39,7 @@ def parse_players(value: str | None, scenario: str) -> int:
     counts = SCENARIOS[scenario].player_counts
     if value is None or value.strip() == "":
         return max(counts)
-    if not value.strip().isdigit():
+    if not re.fullmatch(r"[0-9]{1,3}", value.strip()):      # ASCII digits only: not "²"
         raise RuleError("Players must be a whole number (3 or 4).", "players")
     players = int(value)
     if players not in counts:

@@ -95,6 +95,10 @@ def test_no_seed_redirects_to_a_fresh_seed_and_new_board_link_changes_it(client)
 @pytest.mark.parametrize("query,field,status", [
     ({"scenario": "atlantis", "seed": "x"}, "scenario", 400),
     ({"scenario": "oceans", "players": "five", "seed": "x"}, "players", 400),
+    ({"scenario": "oceans", "players": "²", "seed": "x"}, "players", 400),
+    ({"scenario": "oceans", "players": "-3", "seed": "x"}, "players", 400),
+    ({"scenario": "oceans", "players": "9" * 30, "seed": "x"}, "players", 400),
+    ({"scenario": "oceans", "seed": "x", "max_corner_pips": "²"}, "max_corner_pips", 400),
     ({"scenario": "great_crossing", "players": 3, "seed": "x"}, "players", 422),
     ({"scenario": "oceans", "seed": "x" * 201}, "seed", 400),
     ({"scenario": "oceans", "seed": "x", "max_corner_pips": "lots"}, "max_corner_pips", 400),
