@@ -56,7 +56,8 @@ catalogues = sa.Table(
 # Built once: every request reads a play, and building a select of all its columns costs
 # more than running it (a profile of recording an event on PostgreSQL showed it).
 LOAD_PLAY = sa.select(plays).where(plays.c.id == sa.bindparam("play_id"))
-PLAY_VERSION = sa.select(plays.c.version).where(plays.c.id == sa.bindparam("play_id"))
+PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash)
+               .where(plays.c.id == sa.bindparam("play_id")))
 
 
 class Conflict(Exception):
@@ -143,10 +144,15 @@ class Store:
             row = conn.execute(LOAD_PLAY, {"play_id": play_id}).first()
         return PlayRow(**row._mapping) if row else None
 
-    def play_version(self, play_id: str) -> int | None:
-        """The cheapest read there is: what a polling phone asks every two seconds."""
+    def play_access(self, play_id: str):
+        """The cheapest read there is, for a polling phone every two seconds: the version and
+        the token hashes (so nothing is answered before the token is checked), or None."""
         with self.engine.connect() as conn:
-            return conn.execute(PLAY_VERSION, {"play_id": play_id}).scalar()
+            return conn.execute(PLAY_ACCESS, {"play_id": play_id}).first()
+
+    def play_version(self, play_id: str) -> int | None:
+        access = self.play_access(play_id)
+        return access.version if access else None
 
     def active_events(self, play_id: str, upto: int | None = None) -> list[dict]:
         """The events of the current branch in order (the first ``upto`` of them)."""

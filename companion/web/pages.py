@@ -83,10 +83,10 @@ def play(play_id, token):
 def poll(play_id, token):
     """What every phone asks every two seconds: 204 when nothing changed (one tiny read)."""
     seen = request.args.get("version", type=int)
-    version = service().store.play_version(play_id) if len(play_id) <= 32 else None
-    if version is None:
+    access = service().store.play_access(play_id) if len(play_id) <= 32 else None
+    if access is None or token_role(access, token) is None:
         abort(404)
-    if seen == version:
+    if seen == access.version:
         return Response(status=204)
     row, role = open_play(play_id, token)
     return render_block("plays/play.html", "play", **play_context(row, role, token))

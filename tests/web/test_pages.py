@@ -129,3 +129,10 @@ def test_csrf_is_enforced_on_forms(csrf_app):
     response = client.post("/new", data={"game": "knarr", "name0": "Ann", "name1": "Bo"})
     assert response.status_code == 400
     assert "form expired" in response.get_data(as_text=True)
+
+
+def test_poll_with_a_wrong_token_reveals_nothing(client):
+    path = play_path(new_play(client))
+    play_id = path.split("/")[2]
+    assert client.get(f"/plays/{play_id}/not-the-token/poll?version=0").status_code == 404
+    assert client.get(f"/plays/{play_id}/not-the-token/poll?version=5").status_code == 404
