@@ -9,7 +9,7 @@ import copy
 from typing import Any
 
 from .games import Game, get_game
-from .games.base import RuleError, check_name, make_rng, new_seed, parse_sheet
+from .games.base import RuleError, check_name, check_object, make_rng, new_seed, parse_sheet
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
 COMMON_EVENTS = ("sheet", "advance", "finish")
@@ -40,12 +40,8 @@ def parse_seats(players: Any, game: Game) -> list[dict]:
         where = f"players[{i}]"
         if isinstance(entry, str):
             entry = {"name": entry}
-        if not isinstance(entry, dict):
-            raise RuleError("Each player needs a name (and may have a colour).", where)
-        unknown = set(entry) - {"name", "colour"}
-        if unknown:
-            key = sorted(unknown)[0]
-            raise RuleError(f"Unknown field '{key}'.", f"{where}.{key}", "unknown_field")
+        check_object(entry, ("name", "colour"), where,
+                     "Each player needs a name (and may have a colour).")
         seats.append({"name": check_name(entry.get("name"), f"{where}.name"),
                       "colour": entry.get("colour") or COLOURS[i % len(COLOURS)]})
     for i, seat in enumerate(seats):
@@ -73,12 +69,8 @@ def new_state(game_id: str, players: Any, options: Any, seed: Any, catalogue: di
 
 def parse_event(body: Any) -> dict:
     """An event request: {"type", "data", "expected_version"} with clear errors."""
-    if not isinstance(body, dict):
-        raise RuleError("The event must be a JSON object.", None)
-    unknown = set(body) - {"type", "data", "expected_version"}
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+    check_object(body, ("type", "data", "expected_version"),
+                 message="The event must be a JSON object.")
     kind = body.get("type")
     if not isinstance(kind, str) or not kind or len(kind) > 40:
         raise RuleError("The event needs a type, e.g. 'sheet' or 'advance'.", "type")
@@ -110,10 +102,7 @@ def apply_event(state: dict, event: dict) -> dict:
 
 
 def apply_sheet(game: Game, state: dict, data: dict) -> dict:
-    unknown = set(data) - {"player", "fields"}
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(f"Unknown field '{key}'.", f"data.{key}", "unknown_field")
+    check_object(data, ("player", "fields"), "data")
     player = data.get("player")
     if player not in state["sheets"]:
         raise RuleError("Pick a player of this play.", "data.player")
@@ -143,12 +132,7 @@ def score_of(state: dict) -> dict:
 def run_setup(game_id: str, body: Any, catalogue: dict) -> dict:
     """The stateless setup endpoint: {"players", "seed", "options"} -> {"game", "seed", ...}."""
     game = get_game(game_id)
-    if not isinstance(body, dict):
-        raise RuleError("The request must be a JSON object.", None)
-    unknown = set(body) - {"players", "seed", "options"}
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+    check_object(body, ("players", "seed", "options"))
     names = game.check_players(body.get("players"))
     options = game.parse_options(body.get("options"))
     seed = body.get("seed")

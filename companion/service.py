@@ -11,7 +11,7 @@ from dataclasses import replace
 from threading import Lock
 
 from .games import get_game
-from .games.base import RuleError, new_seed
+from .games.base import RuleError, check_object, new_seed
 from .plays import apply_event, new_state, parse_event, replay, score_of
 from .store import Conflict, PlayRow, Store, now
 from .tokens import new_play_id, new_token, token_hash, view_token_for
@@ -65,12 +65,7 @@ class PlayService:
     # ---- plays
     def create(self, body) -> tuple[PlayRow, dict, dict]:
         """Returns (row, {"edit", "view"} tokens, state)."""
-        if not isinstance(body, dict):
-            raise RuleError("The request must be a JSON object.", None)
-        unknown = set(body) - {"game", "players", "options", "seed"}
-        if unknown:
-            key = sorted(unknown)[0]
-            raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+        check_object(body, ("game", "players", "options", "seed"))
         game = get_game(body.get("game"))
         seed = body.get("seed")
         seed = new_seed() if seed is None or seed == "" else seed

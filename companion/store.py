@@ -89,7 +89,7 @@ class PlayRow:
 
 
 def now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def make_engine(url: str) -> sa.Engine:

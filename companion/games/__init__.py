@@ -16,7 +16,8 @@ def get_game(game_id: str) -> Game:
     try:
         return GAMES[game_id]
     except (KeyError, TypeError):
-        raise RuleError(f"There is no game called '{game_id}'.", "game", "unknown_game", 404)
+        raise RuleError(f"There is no game called '{game_id}'.", "game", "unknown_game",
+                        404) from None
 
 
 __all__ = ["GAMES", "Game", "RuleError", "get_game"]

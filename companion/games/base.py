@@ -14,8 +14,9 @@ fault; the web turns it into an inline message or a JSON error, the CLI into exi
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 MAX_NUMBER = 10_000
 MAX_NAME = 40
@@ -64,24 +65,19 @@ class Option:
         """Turn a JSON or form value into the option's value, or raise RuleError."""
         where = f"options.{self.name}"
         if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in ("true", "1", "yes", "on"):
-                return True
-            if isinstance(value, str) and value.lower() in ("false", "0", "no", "off", ""):
-                return False
-            raise RuleError(f"{self.label} must be true or false.", where)
+            return check_bool(value, where, self.label)
         if self.kind == "choice":
             if value not in self.choices:
-                raise RuleError(f"{self.label} must be one of: {', '.join(map(str, self.choices))}.",
-                                where)
+                allowed = ", ".join(map(str, self.choices))
+                raise RuleError(f"{self.label} must be one of: {allowed}.", where)
             return value
         if self.kind == "int":
             return check_int(value, where, self.label, self.minimum, self.maximum)
         raise RuleError(f"Option {self.name} cannot be set.", where)
 
 
-def parse_options(specs: Sequence[Option], options: Any, *, passthrough: Iterable[str] = ()) -> dict:
+def parse_options(specs: Sequence[Option], options: Any, *,
+                  passthrough: Iterable[str] = ()) -> dict:
     """Validate ``options`` against ``specs``; fill defaults. Keys in ``passthrough`` are kept
     as they are (for structured options a game validates itself)."""
     if options is None:
@@ -100,6 +96,20 @@ def parse_options(specs: Sequence[Option], options: Any, *, passthrough: Iterabl
 
 
 # --------------------------------------------------------------------------- values
+def check_object(value: Any, allowed: Iterable[str], where: str | None = None,
+                 message: str = "The request must be a JSON object.",
+                 noun: str = "field") -> dict:
+    """A JSON object whose keys are all in ``allowed``; the first unknown key is named."""
+    if not isinstance(value, dict):
+        raise RuleError(message, where)
+    unknown = set(value) - set(allowed)
+    if unknown:
+        key = sorted(unknown, key=str)[0]
+        path = f"{where}.{key}" if where else str(key)
+        raise RuleError(f"Unknown {noun} '{key}'.", path, "unknown_field")
+    return value
+
+
 def check_int(value: Any, field: str, label: str | None = None,
               minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
     """An integer within [minimum, maximum]; numeric strings from forms are accepted."""
@@ -261,7 +271,7 @@ def parse_score_players(body: Any, fields: Sequence[SheetField], options: dict,
     names = check_players([p.get("name") if isinstance(p, dict) else None for p in players],
                           minimum, maximum)
     out = []
-    for i, (name, entry) in enumerate(zip(names, players)):
+    for i, (name, entry) in enumerate(zip(names, players, strict=True)):
         extra = set(entry) - {"name", "sheet"}
         if extra:
             key = sorted(extra)[0]
@@ -281,7 +291,8 @@ class Tiebreak:
 
 
 def rank(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
-         total: Callable[[dict], float] = lambda r: r["total"]) -> tuple[list[dict], list[str], str | None]:
+         total: Callable[[dict], float] = lambda r: r["total"],
+         ) -> tuple[list[dict], list[str], str | None]:
     """Rank ``results`` (each with "name" and "total") by total, then each tie-break.
 
     Sets ``rank`` on each result (1 for the winners; equal results share a rank; competition
@@ -313,7 +324,7 @@ def tiebreak_sentence(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
     for tb in tiebreaks:
         values = [tb.value(r) for r in tied]
         top = max(values)
-        leaders = [r for r, v in zip(tied, values) if v == top]
+        leaders = [r for r, v in zip(tied, values, strict=True) if v == top]
         if len(leaders) < len(tied):
             others = ", ".join(str(number(v)) for v in sorted(values, reverse=True)[len(leaders):])
             verb = "win" if len(leaders) > 1 else "wins"

@@ -20,6 +20,7 @@ from .base import (
     SheetField,
     Tiebreak,
     check_int,
+    check_object,
     parse_score_players,
     score_response,
 )
@@ -346,11 +347,7 @@ class KnarrGame(Game):
         }
 
     def score(self, body: Any, catalogue: dict) -> dict:
-        if not isinstance(body, dict):
-            raise RuleError("The request must be a JSON object.", None)
-        for key in body:
-            if key not in ("players", "options"):
-                raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+        check_object(body, ("players", "options"))
         options = self.parse_options(body.get("options"))
         players = parse_score_players(body, self.sheet_fields, options, self.min_players,
                                       self.max_players)

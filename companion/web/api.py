@@ -12,9 +12,9 @@ from ..tokens import token_role
 from . import service
 from .jsoncheck import check_json
 from .links import play_links
-from .sheets import scoresheet_pdf
 from .openapi import openapi_document
 from .security import bearer_token
+from .sheets import scoresheet_pdf
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

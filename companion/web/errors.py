@@ -62,7 +62,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(err: CSRFError):
         return error_response(400, "csrf_failed",
-                              "The form expired or came from elsewhere; reload the page and try again.")
+                              "The form expired or came from elsewhere; "
+                              "reload the page and try again.")
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)
@@ -82,4 +83,5 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
         app.logger.exception("unexpected error")
-        return error_response(500, "internal_error", "Something went wrong on the server; nothing was changed.")
+        return error_response(500, "internal_error",
+                              "Something went wrong on the server; nothing was changed.")

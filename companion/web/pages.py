@@ -3,8 +3,16 @@ from __future__ import annotations
 
 import json
 
-from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
-                   url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from htmx_flask import request as hx_request
 from jinja2_fragments.flask import render_block
 

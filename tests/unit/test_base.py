@@ -1,8 +1,18 @@
 """The shared helpers of the rules core: validation, ranking, tie-break sentences."""
 import pytest
 
-from companion.games.base import (Option, RuleError, SheetField, Tiebreak, check_int,
-                                  check_players, parse_options, parse_sheet, rank, seat_after)
+from companion.games.base import (
+    Option,
+    RuleError,
+    SheetField,
+    Tiebreak,
+    check_int,
+    check_players,
+    parse_options,
+    parse_sheet,
+    rank,
+    seat_after,
+)
 
 
 def test_check_int_accepts_form_strings_and_rejects_junk():

@@ -20,8 +20,13 @@ def auth(token):
 
 
 def sheet(client, play, player, fields, token=None, **extra):
-    return client.post(f"/api/v1/plays/{play['id']}/events", headers=auth(token or play["edit_token"]),
-                       json={"type": "sheet", "data": {"player": player, "fields": fields}, **extra})
+    body = {"type": "sheet", "data": {"player": player, "fields": fields}, **extra}
+    return client.post(f"/api/v1/plays/{play['id']}/events",
+                       headers=auth(token or play["edit_token"]), json=body)
+
+
+def read(client, play, token):
+    return client.get(f"/api/v1/plays/{play['id']}", headers=auth(token)).json["state"]
 
 
 def test_games_lists_the_five_contract_ids_with_player_counts(client):
@@ -115,12 +120,12 @@ def test_create_play_returns_tokens_links_and_state(client):
 
 def test_view_token_reads_but_never_writes(client):
     play = create(client)
-    assert client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["view_token"])).status_code == 200
+    assert read(client, play, play["view_token"])["version"] == 0
     response = sheet(client, play, "Ann", {"vp": 5}, token=play["view_token"])
     assert response.status_code == 403
     assert client.post(f"/api/v1/plays/{play['id']}/undo",
                        headers=auth(play["view_token"])).status_code == 403
-    state = client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["edit_token"])).json["state"]
+    state = read(client, play, play["edit_token"])
     assert state["version"] == 0
 
 
@@ -164,7 +169,7 @@ def test_stale_expected_version_is_409_and_changes_nothing(client):
     stale = sheet(client, play, "Ann", {"vp": 7}, expected_version=0)
     assert stale.status_code == 409
     assert stale.json["error"]["field"] == "expected_version"
-    state = client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["view_token"])).json["state"]
+    state = read(client, play, play["view_token"])
     assert state["sheets"]["Ann"]["vp"] == 5 and state["version"] == 1
 
 
@@ -176,7 +181,7 @@ def test_bad_event_is_rejected_whole(client):
     unknown = client.post(f"/api/v1/plays/{play['id']}/events", headers=auth(play["edit_token"]),
                           json={"type": "teleport"})
     assert unknown.status_code == 400
-    state = client.get(f"/api/v1/plays/{play['id']}", headers=auth(play["view_token"])).json["state"]
+    state = read(client, play, play["view_token"])
     assert state["version"] == 0 and state["sheets"]["Ann"].get("vp", 0) == 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Game, Option, RuleError, SheetField
+from ..base import Game, Option, SheetField, check_object
 from . import play
 from .captains import validate_captain_catalogue
 from .scoring import LIVESTOCK, score_body
@@ -70,12 +70,8 @@ class ExplorersGame(Game):
         return {"captains": []}
 
     def validate_catalogue(self, data: Any) -> dict:
-        if not isinstance(data, dict):
-            raise RuleError("The catalogue must be a JSON object.", None)
-        unknown = set(data) - {"captains"}
-        if unknown:
-            key = sorted(unknown)[0]
-            raise RuleError(f"Unknown catalogue field '{key}'.", key, "unknown_field")
+        check_object(data, ("captains",), None, "The catalogue must be a JSON object.",
+                     "catalogue field")
         return {"captains": validate_captain_catalogue(data.get("captains", []))}
 
     def start_state(self, state: dict) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..base import MAX_NAME, RuleError
+from ..base import MAX_NAME, RuleError, check_object
 
 BASE_CAPTAINS = ("Archer", "Barbarian", "Cartographer", "Hero", "Huntsman", "Queen", "Scout",
                  "Shieldmaiden", "Trader", "Tyrant", "Watchman")
@@ -194,12 +194,8 @@ def validate_captain_catalogue(data) -> list[dict]:
 
 
 def _catalogue_captain(entry, where: str) -> dict:
-    if not isinstance(entry, dict):
-        raise RuleError("Each captain needs a name and a bonus description.", where)
-    unknown = set(entry) - {"name", "bonus"}
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(f"Unknown field '{key}'.", f"{where}.{key}", "unknown_field")
+    check_object(entry, ("name", "bonus"), where,
+                 "Each captain needs a name and a bonus description.")
     name, bonus = entry.get("name"), entry.get("bonus")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
         raise RuleError(f"A captain needs a name of 1 to {MAX_NAME} characters.",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..base import MAX_NUMBER, RuleError, check_bool, check_int, join_names
+from ..base import MAX_NUMBER, RuleError, check_bool, check_int, check_object, join_names
 
 INFLUENCE = {"vikings": 1, "outposts": 2, "mill": 1, "workshop": 1, "barracks": 2}
 STRUCTURES = ("mill", "workshop", "barracks")
@@ -46,12 +46,8 @@ def parse_islands(raw: Any, players: list[str], rocks_of_ruin: bool,
 
 def parse_island(raw: Any, where: str, players: list[str], rocks_of_ruin: bool) -> dict:
     """One island: {tiles, complete, unraided_fortress, influence{player: pieces}, name?}."""
-    if not isinstance(raw, dict):
-        raise RuleError("An island needs tiles, complete and influence.", where)
-    unknown = set(raw) - set(ISLAND_KEYS)
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(f"Unknown island field '{key}'.", f"{where}.{key}", "unknown_field")
+    check_object(raw, ISLAND_KEYS, where, "An island needs tiles, complete and influence.",
+                 "island field")
     if "tiles" not in raw:
         raise RuleError("Say how many tiles the island covers.", f"{where}.tiles")
     if "complete" not in raw:
@@ -95,12 +91,8 @@ def parse_pieces(raw: Any, where: str, rocks_of_ruin: bool, *, fill: bool = True
     """One player's pieces on one island; structures only with Rocks of Ruin."""
     if raw is None:
         raw = {}
-    if not isinstance(raw, dict):
-        raise RuleError("A player's pieces must be an object, e.g. {\"vikings\": 2}.", where)
-    unknown = set(raw) - set(INFLUENCE)
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(f"Unknown piece '{key}'.", f"{where}.{key}", "unknown_field")
+    check_object(raw, INFLUENCE, where,
+                 "A player's pieces must be an object, e.g. {\"vikings\": 2}.", "piece")
     pieces = {}
     for key in INFLUENCE:
         if key not in raw:

@@ -1,7 +1,7 @@
 """End-of-game scoring: the score-pad rows, the islands, the captains, the tie-breaks."""
 from __future__ import annotations
 
-from ..base import RuleError, Tiebreak, parse_score_players, score_response
+from ..base import RuleError, Tiebreak, check_object, parse_score_players, score_response
 from .captains import CaptainContext, canonical_captain, captain_bonus
 from .islands import island_control, parse_islands, player_islands
 from .table_setup import check_player_count
@@ -86,12 +86,7 @@ def islands_row(player: str, controls: list[dict]) -> tuple[int, str]:
 # --------------------------------------------------------------------------- validation
 def parse_body(game, body, catalogue: dict) -> tuple[list[dict], dict, list[dict]]:
     """(players with parsed sheets, options, islands) of a scoring request."""
-    if not isinstance(body, dict):
-        raise RuleError("The request must be a JSON object.", None)
-    unknown = set(body) - set(BODY_KEYS)
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+    check_object(body, BODY_KEYS)
     options = game.parse_options(body.get("options"))
     players = parse_score_players(body, game.sheet_fields, options, game.min_players,
                                   game.max_players)

@@ -7,7 +7,15 @@ board of a play (discoveries in Oceans, the chip bag of Greater Catan); ``svg`` 
 """
 from __future__ import annotations
 
-from ..base import Game, Option, RuleError, SheetField, parse_score_players, score_response
+from ..base import (
+    Game,
+    Option,
+    RuleError,
+    SheetField,
+    check_object,
+    parse_score_players,
+    score_response,
+)
 from . import board, table
 from .generator import Fairness, GenerationFailed, generate
 from .scenarios import SCENARIOS, Scenario
@@ -84,11 +92,7 @@ class SeafarersGame(Game):
 
     # ---- scoring
     def score(self, body, catalogue) -> dict:
-        if not isinstance(body, dict):
-            raise RuleError("The request must be a JSON object.", None)
-        for key in body:
-            if key not in ("players", "options"):
-                raise RuleError(f"Unknown field '{key}'.", key, "unknown_field")
+        check_object(body, ("players", "options"))
         options = self.parse_options(body.get("options"))
         scenario = self.scenario(options)
         players = parse_score_players(body, self.sheet_fields, options, self.min_players,
