@@ -2,6 +2,7 @@
 Each runs on SQLite and on a real PostgreSQL (tests.db.backends)."""
 from __future__ import annotations
 
+import http.client
 import socket
 import sqlite3
 import threading
@@ -45,7 +46,7 @@ def stream(base_url, tables, stop, acked_enough, target):
             if sum(len(t.acked) for t in tables) >= target:
                 acked_enough.set()
             i += 1
-    except OSError:
+    except (OSError, http.client.HTTPException):
         pass  # the server was killed under us: what was not acknowledged may be lost
     finally:
         acked_enough.set()
