@@ -63,14 +63,15 @@ class PlayService:
         return clean
 
     # ---- plays
-    def create(self, body) -> tuple[PlayRow, dict, dict]:
-        """Returns (row, {"edit", "view"} tokens, state)."""
+    def create(self, body, catalogue: dict | None = None) -> tuple[PlayRow, dict, dict]:
+        """Returns (row, {"edit", "view"} tokens, state). ``catalogue``: the box data to
+        start from (an imported play brings its own), else this installation's."""
         check_object(body, ("game", "players", "options", "seed"))
         game = get_game(body.get("game"))
         seed = body.get("seed")
         seed = new_seed() if seed is None or seed == "" else seed
         state = new_state(game.id, body.get("players"), body.get("options"), seed,
-                          self.catalogue(game.id))
+                          self.catalogue(game.id) if catalogue is None else catalogue)
         edit = new_token()
         tokens = {"edit": edit, "view": view_token_for(edit)}
         play_id = new_play_id()

@@ -111,6 +111,13 @@ def _paths() -> dict:
             "A QR code of the play's view link",
             {**_ok({"type": "string"}, kind="image/svg+xml"), **_errors(401, 403)},
             params=[play], secure=True)},
+        "/api/v1/plays/{play_id}/export": {"get": _op(
+            "The play as JSON: players, options, seed, box data, every event, the result",
+            {**_ok(JSON_OBJECT), **_errors(401, 403)}, params=[play], secure=True)},
+        "/api/v1/plays/import": {"post": _op(
+            "A new play (new tokens) from an export, its events replayed through every check",
+            {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422)},
+            _body(JSON_OBJECT))},
         "/api/v1/catalogue/{game_id}": {
             "get": _op("The box catalogue", {**_ok(JSON_OBJECT), **_errors(404)},
                        params=[game]),

@@ -16,10 +16,10 @@ from ..exports import (
 )
 from ..games import GAMES, get_game
 from ..games.base import RuleError
-from ..plays import new_state, score_of
+from ..plays import score_of
 from ..qr import qr_svg
 from ..store import PlayRow
-from ..tokens import new_play_id, new_token, token_hash, view_token_for
+from ..tokens import view_token_for
 from . import service
 from .links import play_links
 from .pages import open_play
@@ -133,15 +133,10 @@ def import_play(doc) -> tuple[PlayRow, dict]:
     game = get_game(body["game"])
     catalogue = game.validate_catalogue(snapshot) if snapshot else service().catalogue(game.id)
     check_replay(body, events, catalogue)
-    state = new_state(game.id, body["players"], body["options"], body["seed"], catalogue)
-    tokens = {"edit": new_token()}
-    tokens["view"] = view_token_for(tokens["edit"])
-    play_id = new_play_id()
-    service().store.create_play(play_id, game.id, state, token_hash(tokens["edit"]),
-                                token_hash(tokens["view"]))
+    row, tokens, _ = service().create(body, catalogue)
     for event in events:
-        service().record(play_id, event)
-    return service().load(play_id), tokens
+        service().record(row.id, event)
+    return service().load(row.id), tokens
 
 
 def _read_upload() -> object:

@@ -143,8 +143,8 @@ def unmet(failed: GenerationFailed) -> RuleError:
         return RuleError("No board met the scenario's rules; try another seed.",
                          "options.scenario", "constraints_unmet", 422)
     label = FAIRNESS_LABELS[failed.setting].split(" (")[0]
-    return RuleError(f"No board met the fairness settings within {failed.tries} tries: relax "
-                     f"'{label}'.", f"options.{failed.setting}", "constraints_unmet", 422)
+    return RuleError(f"No board can meet these fairness settings: relax '{label}'.",
+                     f"options.{failed.setting}", "constraints_unmet", 422)
 
 
 GAME = SeafarersGame()

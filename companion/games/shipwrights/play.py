@@ -53,7 +53,7 @@ def start_state(state: dict) -> dict:
         "rewarded": {name: {t: [] for t in TRACKS} for name in names},
         "heroes": dict.fromkeys(HEROES.values()), "randi": [],
         "round_card": None, "revealed": [], "draft": [], "steps": [], "reminders": [],
-        "notices": list(setup.get("notes", [])), "moves": [], "hero_history": []}
+        "notices": missing_data_notice(setup), "moves": [], "hero_history": []}
     return enter_reveal(state)
 
 
@@ -338,3 +338,11 @@ def round_card_vps(state: dict) -> list[int | None]:
         card = find_round_card(catalogue, card_id)
         vps.append(card["solo_vp"] if card else None)
     return vps
+
+
+def missing_data_notice(setup: dict) -> list[str]:
+    """One short line at the top of the play; the Setup section lists what is missing."""
+    if not setup.get("notes"):
+        return []
+    return ["Some box data is missing: the Setup section says what to enter, and where."]
+
