@@ -463,7 +463,7 @@ def test_play_starts_with_the_hut_steps():
 def test_without_catalogue_cards_the_table_enters_each_card():
     state = new_play(catalogue={**CATALOGUE, "round_cards": []})
     assert state["table"]["round_card"] is None
-    assert "reveal event" in state["table"]["steps"][0]
+    assert "enter what it shows: its track icons" in state["table"]["steps"][0]
     err = error_of(advance, state)
     assert (err.status, err.code) == (422, "round_card_missing")
     err = error_of(event, state, "reveal", draft="clockwise")

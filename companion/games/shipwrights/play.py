@@ -125,7 +125,7 @@ def enter_reveal(state: dict) -> dict:
         return reveal_card(state, card, "catalogue")
     table["draft"] = []
     table["steps"] = [f"Turn over round {n}'s Round Card and enter what it shows: "
-                      f"{', '.join(reveal_needs(state))} (a reveal event)."]
+                      f"{', '.join(reveal_needs(state))}, in the form below."]
     return state
 
 
@@ -263,7 +263,8 @@ def move_reminders(state: dict, player: str, track: str, old: int, target: int) 
         lines += reward_reminders(state, player, track, old, new)
         if track == "military" and raid_cost(new) != raid_cost(old) and new > old:
             cost = raid_cost(new)
-            lines.append(f"{player}'s raids now cost {cost} Worker{'s' * (cost != 1)}.")
+            lines.append(f"{player}'s raids are now free of Workers." if cost == 0 else
+                         f"{player}'s raids now cost {cost} Worker{'s' * (cost != 1)}.")
     lines += track_vp_notice(state, track, new)
     return lines
 
