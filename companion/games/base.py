@@ -340,6 +340,11 @@ def number(value: float) -> Any:
     return int(value) if float(value).is_integer() else value
 
 
+def count_of(n: int, singular: str, plural: str | None = None) -> str:
+    """"1 outpost", "3 outposts": a count with its noun in the right number."""
+    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
+
+
 def join_names(names: Sequence[str]) -> str:
     names = list(names)
     if len(names) <= 1:

@@ -1,7 +1,7 @@
 """End-of-game scoring: the score-pad rows, the islands, the captains, the tie-breaks."""
 from __future__ import annotations
 
-from ..base import RuleError, Tiebreak, check_object, parse_score_players, score_response
+from ..base import RuleError, Tiebreak, check_object, count_of, parse_score_players, score_response
 from .captains import CaptainContext, canonical_captain, captain_bonus
 from .islands import island_control, parse_islands, player_islands
 from .table_setup import check_player_count
@@ -42,7 +42,7 @@ def livestock_row(counts: dict) -> tuple[int, str]:
 def outposts_row(n: int) -> tuple[int, str]:
     """The k-th outpost is worth k + 1: 2, 5, 9, 14, 20."""
     vp = sum(k + 1 for k in range(1, n + 1))
-    return vp, f"{n} outposts, the k-th worth k + 1 VP = {vp} VP."
+    return vp, f"{count_of(n, 'outpost')}, the k-th worth k + 1 VP = {vp} VP."
 
 
 def base_rows(sheet: dict) -> dict:
@@ -50,9 +50,10 @@ def base_rows(sheet: dict) -> dict:
     ships, raids, deaths = sheet["enemy_ships"], sheet["settlements"], sheet["viking_deaths"]
     rows = {"livestock": livestock_row(sheet["livestock"]),
             "outposts": outposts_row(sheet["outposts"]),
-            "enemy_ships": (ships, f"{ships} enemy ships destroyed, 1 VP each = {ships} VP."),
-            "settlements": _tokens_row(raids, "settlements", "strengths"),
-            "viking_deaths": (deaths ** 2, f"{deaths} Viking deaths squared = "
+            "enemy_ships": (ships, f"{count_of(ships, 'enemy ship')} destroyed, 1 VP each "
+                                   f"= {ships} VP."),
+            "settlements": _tokens_row(raids, ("settlement", "settlements"), "strength"),
+            "viking_deaths": (deaths ** 2, f"{count_of(deaths, 'Viking death')} squared = "
                                            f"{deaths ** 2} VP.")}
     return rows
 
@@ -61,17 +62,19 @@ def rocks_rows(sheet: dict) -> dict:
     gold, forts = sheet["gold"], sheet["fortresses"]
     return {"gold": (GOLD_VP * gold, f"{gold} gold salvaged, {GOLD_VP} VP each = "
                                      f"{GOLD_VP * gold} VP."),
-            "fortresses": _tokens_row(forts, "fortresses", "values")}
+            "fortresses": _tokens_row(forts, ("fortress", "fortresses"), "value")}
 
 
 def _listed(values: list[int]) -> str:
     return ", ".join(map(str, values)) if values else "none"
 
 
-def _tokens_row(values: list[int], what: str, kind: str) -> tuple[int, str]:
+def _tokens_row(values: list[int], what: tuple[str, str], kind: str) -> tuple[int, str]:
+    """A row of raided tokens; ``what`` is the noun (singular, plural)."""
     if not values:
-        return 0, f"No {what} raided."
-    return sum(values), (f"{len(values)} {what} raided, {kind} {_listed(values)} = "
+        return 0, f"No {what[1]} raided."
+    return sum(values), (f"{count_of(len(values), *what)} raided, "
+                         f"{kind if len(values) == 1 else kind + 's'} {_listed(values)} = "
                          f"{sum(values)} VP.")
 
 
