@@ -24,14 +24,16 @@ APP_NAME = "North Sea Companion"
 
 # BG Stats ("Board Game Stats" by Eerko) documents how another app pushes a finished play to it:
 # https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
-# "The link is a simple request URL ... Alternatively, bgstats://<data> works as well", where
+# "The link is a simple request URL with this format:
+#  https://app.bgstatsapp.com/createPlay.html?data=<data>
+#  Alternatively, bgstats://app.bgstatsapp.com/createPlay.html?data=<data> works as well", where
 # <data> is a url-encoded JSON string: {"sourceName", "sourcePlayId", "playDate"
 # ("YYYY-MM-DD HH:MM:SS"), "durationMin", "game": {"name", "highestWins", "noPoints",
 # "sourceGameId", "bggId" (optional)}, "players": [{"name", "score", "winner", "rank",
 # "startPlayer", "sourcePlayerId", "role"}], "location", "comments", "board"}.
-# The stored copy of that page lost the link's prefix; the app's scheme is bgstats:// and its
-# add-play action is app.addPlay?data= (BG Stats 3.3.2 or newer opens its import dialog).
-BGSTATS_PREFIX = "bgstats://app.addPlay?data="
+# The app-scheme form opens BG Stats (3.3.2 or newer) straight from the phone, which needs no
+# internet at the table; the https form would try the web when the app is missing.
+BGSTATS_PREFIX = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 
 
 # --------------------------------------------------------------------------- export

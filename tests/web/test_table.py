@@ -184,7 +184,7 @@ def test_bgstats_link_carries_the_documented_play_format(client):
     html = page(client, play, "/history").get_data(as_text=True)
     start = html.index('href="bgstats://')
     link = html[start + 6:html.index('"', start + 6)].replace("&amp;", "&")
-    assert link.startswith("bgstats://app.addPlay?data=")
+    assert link.startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=")
     data = json.loads(unquote(link.split("data=", 1)[1]))
     assert data["sourceName"] == "North Sea Companion" and data["sourcePlayId"] == play["id"]
     assert data["game"]["name"] == "Reavers of Midgard" and data["game"]["highestWins"] is True
