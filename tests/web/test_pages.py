@@ -136,3 +136,12 @@ def test_poll_with_a_wrong_token_reveals_nothing(client):
     play_id = path.split("/")[2]
     assert client.get(f"/plays/{play_id}/not-the-token/poll?version=0").status_code == 404
     assert client.get(f"/plays/{play_id}/not-the-token/poll?version=5").status_code == 404
+
+
+def test_score_explanations_are_listed_under_the_table(client):
+    path = play_path(new_play(client))
+    client.post(path + "/events", data={"type": "sheet", "player": "Bo", "f:vp": "12"})
+    html = client.get(path).get_data(as_text=True)
+    how = html[html.index('id="score-how"'):]
+    assert "How each row was counted" in how
+    assert "12" in how[:how.index("</details>")]
