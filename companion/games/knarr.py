@@ -213,13 +213,8 @@ def missing_reputation_message(track: list[int], position: int, player: str) -> 
 
 def read_turn(data: Any, state: dict) -> dict:
     """A validated turn, or RuleError naming the field; nothing is changed here."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise RuleError("A turn's data must be an object.", "data")
-    for key in data:
-        if key not in TURN_FIELDS:
-            raise RuleError(f"Unknown turn field '{key}'.", f"data.{key}", "unknown_field")
+    data = check_object({} if data is None else data, TURN_FIELDS, "data",
+                        "A turn's data must be an object.", "turn field")
     table = state["table"]
     player = read_player(data, table)
     sheet = state["sheets"].get(player, {})

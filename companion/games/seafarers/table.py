@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import RuleError
+from ..base import RuleError, check_object
 from . import hexgrid
 from .scenarios import PRODUCING, RED, RESOURCE_OF, SCENARIOS
 
@@ -38,13 +38,8 @@ def coordinate(data: dict, name: str) -> int:
 
 def event_data(event: dict, names: tuple[str, ...]) -> dict:
     data = event.get("data")
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise RuleError("The event data must be an object.", "data")
-    for key in data:
-        if key not in names:
-            raise RuleError(f"Unknown field '{key}'.", f"data.{key}", "unknown_field")
+    data = check_object({} if data is None else data, names, "data",
+                        "The event data must be an object.")
     return {name: coordinate(data, name) for name in names}
 
 
