@@ -97,7 +97,7 @@ def hot_paths(url: str, repeat: int) -> dict:
         assert reply.status_code == 200
 
     def poll_unchanged(i):
-        version = service.store.play_version(pid)
+        version = service.store.play_access(pid).version
         assert client.get(f"/plays/{pid}/{token}/poll?version={version}").status_code == 204
 
     def healthz(i):

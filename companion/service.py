@@ -161,10 +161,3 @@ def summary_of(state: dict) -> dict | None:
     return {"winners": score["winners"],
             "totals": {p["name"]: p["total"] for p in score["players"]}}
 
-
-def can_undo(row: PlayRow) -> bool:
-    return row.head > 0
-
-
-def can_redo(row: PlayRow) -> bool:
-    return row.head < row.length

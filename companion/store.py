@@ -68,10 +68,6 @@ class Conflict(Exception):
         self.current_version = current_version
 
 
-class StoreUnavailable(Exception):
-    """The database is locked, gone or unreachable."""
-
-
 @dataclass(frozen=True)
 class PlayRow:
     id: str
@@ -86,6 +82,14 @@ class PlayRow:
     view_hash: str
     created_at: dt.datetime
     updated_at: dt.datetime
+
+    @property
+    def can_undo(self) -> bool:
+        return self.head > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.head < self.length
 
 
 def now() -> dt.datetime:
@@ -149,10 +153,6 @@ class Store:
         the token hashes (so nothing is answered before the token is checked), or None."""
         with self.engine.connect() as conn:
             return conn.execute(PLAY_ACCESS, {"play_id": play_id}).first()
-
-    def play_version(self, play_id: str) -> int | None:
-        access = self.play_access(play_id)
-        return access.version if access else None
 
     def active_events(self, play_id: str, upto: int | None = None) -> list[dict]:
         """The events of the current branch in order (the first ``upto`` of them)."""

@@ -11,7 +11,7 @@ from ..store import PlayRow
 from ..tokens import token_role
 from . import service
 from .jsoncheck import check_json
-from .links import play_links
+from .links import play_links, share_link
 from .openapi import openapi_document
 from .security import bearer_token
 from .sheets import scoresheet_pdf
@@ -57,8 +57,8 @@ def authorised(play_id: str, need: str) -> PlayRow:
 def state_json(row: PlayRow, state: dict) -> dict:
     out = {k: v for k, v in state.items() if k != "catalogue"}
     out["score"] = score_of(state)
-    out["can_undo"] = row.head > 0 if state["version"] == row.version else None
-    out["can_redo"] = row.head < row.length if state["version"] == row.version else None
+    out["can_undo"] = row.can_undo if state["version"] == row.version else None
+    out["can_redo"] = row.can_redo if state["version"] == row.version else None
     return out
 
 
@@ -140,7 +140,7 @@ def scoresheet(play_id):
 def join_svg(play_id):
     row = authorised(play_id, "view")
     token = bearer_token(request.headers)
-    link = play_links(row.id, {"view": token})["view"]
+    link = share_link(row.id, token_role(row, token), token, want_edit=False)
     return Response(qr_svg(link), mimetype="image/svg+xml")
 
 

@@ -6,12 +6,26 @@ import os
 from flask import current_app, request, url_for
 
 from ..netinfo import base_url
+from ..tokens import view_token_for
 
 
 def site_root() -> str:
     port = int(os.environ.get("PORT", "5000") or 5000)
     host = request.host if request else None
     return base_url(current_app.config.get("PUBLIC_URL"), host, port)
+
+
+def role_links(play_id: str, role: str, token: str) -> dict:
+    """The links a holder of ``token`` may share: the view link always (an editor's view token
+    derives from the edit token), the edit link only for an edit token."""
+    view = token if role == "view" else view_token_for(token)
+    return play_links(play_id, {"view": view, "edit": token if role == "edit" else None})
+
+
+def share_link(play_id: str, role: str, token: str, want_edit: bool) -> str:
+    """The link a QR code shows: the edit link only when asked for by an editor."""
+    links = role_links(play_id, role, token)
+    return links["edit"] if want_edit and role == "edit" else links["view"]
 
 
 def play_links(play_id: str, tokens: dict) -> dict:

@@ -21,11 +21,11 @@ from ..games.base import RuleError
 from ..plays import COLOURS, score_of
 from ..qr import qr_svg
 from ..store import Conflict, PlayRow
-from ..tokens import token_role, view_token_for
+from ..tokens import token_role
 from . import service
 from .forms import event_body, new_play_body
 from .jsoncheck import loads_checked
-from .links import play_links
+from .links import role_links, share_link
 from .sheets import scoresheet_pdf
 
 bp = Blueprint("pages", __name__)
@@ -71,11 +71,8 @@ def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
     game = get_game(row.game)
     return {"row": row, "state": state, "game": game, "role": role, "token": token,
             "score": score_of(state), "fields": game.sheet_fields_for(state["options"]),
-            "can_undo": row.head > 0, "can_redo": row.head < row.length,
-            "links": play_links(row.id, {"view": token if role == "view" else
-                                         view_token_for(token),
-                                         "edit": token if role == "edit" else None}),
-            **extra}
+            "can_undo": row.can_undo, "can_redo": row.can_redo,
+            "links": role_links(row.id, role, token), **extra}
 
 
 @bp.get("/plays/<play_id>/<token>")
@@ -147,19 +144,11 @@ def _play_block(play_id: str, token: str, status: int, opened=None, **extra):
 
 @bp.get("/plays/<play_id>/<token>/join.svg")
 def join_svg(play_id, token):
+    """The QR code of the view link (or, for an edit token with ?edit=1, the edit link)."""
     row, role = open_play(play_id, token)
-    if request.args.get("edit") and role == "edit":
-        link = play_links(row.id, {"edit": token})["edit"]
-    else:
-        link = _view_link(row, role, token)
+    link = share_link(row.id, role, token, request.args.get("edit") == "1")
     return Response(qr_svg(link), mimetype="image/svg+xml",
                     headers={"Cache-Control": "private, max-age=300"})
-
-
-def _view_link(row: PlayRow, role: str, token: str) -> str:
-    """The view link needs the view token; an edit page gets it from the play's state."""
-    view = token if role == "view" else view_token_for(token)
-    return play_links(row.id, {"view": view})["view"]
 
 
 @bp.get("/plays/<play_id>/<token>/scoresheet.pdf")

@@ -17,11 +17,9 @@ from ..exports import (
 from ..games import GAMES, get_game
 from ..games.base import RuleError
 from ..plays import score_of
-from ..qr import qr_svg
 from ..store import PlayRow
-from ..tokens import view_token_for
 from . import service
-from .links import play_links
+from .links import play_links, share_link
 from .pages import open_play
 from .sheets import PAPERS, pad_pdf, paper_of
 
@@ -41,16 +39,10 @@ def join(play_id, token):
     """A full-screen QR code to hold up to the table; editors may switch to the edit link."""
     row, role = open_play(play_id, token)
     want_edit = request.args.get("edit") == "1" and role == "edit"
-    links = _links(row, role, token)
-    link = links["edit"] if want_edit else links["view"]
+    link = share_link(row.id, role, token, want_edit)
     return render_template("table/join.html", row=row, role=role, token=token,
                            game=get_game(row.game), link=link, want_edit=want_edit,
                            local_only=_is_local_link(link))
-
-
-def _links(row: PlayRow, role: str, token: str) -> dict:
-    view = token if role == "view" else view_token_for(token)
-    return play_links(row.id, {"view": view, "edit": token if role == "edit" else None})
 
 
 def _is_local_link(link: str) -> bool:
@@ -59,16 +51,6 @@ def _is_local_link(link: str) -> bool:
     from ..netinfo import _is_local
 
     return _is_local(urlsplit(link).hostname or "")
-
-
-@bp.get("/plays/<play_id>/<token>/qr.svg")
-def qr(play_id, token):
-    """The QR code of the view link (or, for an edit token with ?edit=1, the edit link)."""
-    row, role = open_play(play_id, token)
-    links = _links(row, role, token)
-    link = links["edit"] if request.args.get("edit") == "1" and role == "edit" else links["view"]
-    return Response(qr_svg(link), mimetype="image/svg+xml",
-                    headers={"Cache-Control": "private, max-age=300"})
 
 
 # --------------------------------------------------------------------------- one play

@@ -243,3 +243,13 @@ def test_openapi_document_lists_every_contract_path(client):
 def test_unknown_route_and_method_are_json_errors(client):
     assert client.get("/api/v1/nothing").json["error"]["code"] == "not_found"
     assert client.delete("/api/v1/games").status_code == 405
+
+
+def test_join_qr_for_an_edit_token_still_shares_only_the_view_link(client):
+    from companion.qr import qr_svg  # the same maker, so equal drawings mean equal links
+
+    play = create(client)
+    svg = client.get(f"/api/v1/plays/{play['id']}/join.svg", headers=auth(play["edit_token"]))
+    assert svg.status_code == 200
+    assert svg.get_data(as_text=True) == qr_svg(play["view_url"])
+    assert svg.get_data(as_text=True) != qr_svg(play["edit_url"])

@@ -52,7 +52,7 @@ def test_play_page_offers_a_big_join_button_and_the_join_page_shows_the_view_qr(
     assert play["view_url"] in join
     assert play["edit_url"] not in join
     assert "Let another phone edit too" in join
-    assert "qr.svg" in join and "edit=1" not in join.split("qr.svg")[1].split('"')[0]
+    assert "join.svg" in join and "edit=1" not in join.split("join.svg")[1].split('"')[0]
 
 
 def test_join_page_for_editors_can_show_the_edit_link(client):
@@ -101,13 +101,13 @@ def test_join_page_warns_when_only_a_local_address_is_known(tmp_path, monkeypatc
     assert "only knows a local address" in join
 
 
-def test_qr_svg_is_an_svg_for_both_roles_and_unknown_tokens_are_404(client):
+def test_join_svg_is_an_svg_for_both_roles_and_unknown_tokens_are_404(client):
     play = create(client)
-    svg = page(client, play, "/qr.svg")
+    svg = page(client, play, "/join.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert svg.get_data(as_text=True).lstrip().startswith(("<?xml", "<svg"))
-    assert page(client, play, "/qr.svg", role="view").status_code == 200
-    assert client.get(f"/plays/{play['id']}/nonsense/qr.svg").status_code == 404
+    assert page(client, play, "/join.svg", role="view").status_code == 200
+    assert client.get(f"/plays/{play['id']}/nonsense/join.svg").status_code == 404
     assert client.get(f"/plays/{play['id']}/nonsense/join").status_code == 404
 
 
