@@ -9,7 +9,15 @@ import copy
 from typing import Any
 
 from .games import Game, get_game
-from .games.base import RuleError, check_name, check_object, make_rng, new_seed, parse_sheet
+from .games.base import (
+    RuleError,
+    check_name,
+    check_object,
+    is_whole_number_text,
+    make_rng,
+    new_seed,
+    parse_sheet,
+)
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
 COMMON_EVENTS = ("sheet", "advance", "finish")
@@ -24,7 +32,7 @@ def parse_seed(seed: Any, field: str = "seed") -> str | int:
         seed = seed.strip()
         if not seed or len(seed) > MAX_SEED:
             raise RuleError(f"The seed must be 1 to {MAX_SEED} characters.", field)
-        if seed.lstrip("-").isascii() and seed.lstrip("-").isdigit() and len(seed) < 19:
+        if is_whole_number_text(seed):
             return int(seed)
     elif abs(seed) >= 2**63:
         raise RuleError("The seed is too large.", field)

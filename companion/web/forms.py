@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.base import Game, RuleError, active_fields
+from ..games.base import Game, RuleError, active_fields, is_whole_number_text
 from .jsoncheck import loads_checked
 
 MAX_PLAYERS_ON_FORM = 8
@@ -12,7 +12,7 @@ MAX_PLAYERS_ON_FORM = 8
 def coerce(value: str) -> Any:
     """A form string as JSON would carry it: whole numbers and booleans typed."""
     text = value.strip()
-    if text.lstrip("-").isascii() and text.lstrip("-").isdigit() and len(text) < 12:
+    if is_whole_number_text(text) and len(text) < 12:
         return int(text)
     if text.lower() in ("true", "false"):
         return text.lower() == "true"

@@ -94,3 +94,8 @@ def test_replay_equals_stepwise_application(edits):
     for name in ("Ann", "Bo"):
         last = [v for p, v in edits if p == name]
         assert state["sheets"][name].get("vp", 0) == (last[-1] if last else 0)
+
+
+def test_seed_text_with_doubled_minus_stays_text():
+    assert parse_seed("--5") == "--5"
+    assert parse_seed("-7") == -7

@@ -145,3 +145,11 @@ def test_score_explanations_are_listed_under_the_table(client):
     how = html[html.index('id="score-how"'):]
     assert "How each row was counted" in how
     assert "12" in how[:how.index("</details>")]
+
+
+def test_doubled_minus_in_a_number_box_is_a_clear_error(client):
+    path = play_path(new_play(client))
+    response = client.post(path + "/events", headers={"HX-Request": "true"}, data={
+        "type": "sheet", "player": "Ann", "f:vp": "--5", "expected_version": "0"})
+    assert response.status_code == 400
+    assert 'role="alert"' in response.get_data(as_text=True)
