@@ -204,10 +204,13 @@ class Store:
                                    .where(plays.c.id == play.id)).scalar()
             raise Conflict(current if current is not None else play.version)
 
-    def recent_plays(self, limit: int = 20, finished: bool | None = None) -> list[PlayRow]:
+    def recent_plays(self, limit: int = 20, finished: bool | None = None,
+                     game: str | None = None) -> list[PlayRow]:
         query = sa.select(plays).order_by(plays.c.updated_at.desc()).limit(limit)
         if finished is not None:
             query = query.where(plays.c.finished.is_(finished))
+        if game is not None:
+            query = query.where(plays.c.game == game)
         with self.engine.connect() as conn:
             return [PlayRow(**r._mapping) for r in conn.execute(query)]
 

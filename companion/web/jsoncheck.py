@@ -51,6 +51,16 @@ def check_json(value: Any) -> Any:
     return value
 
 
+def uploaded_json(field: str) -> Any:
+    """The JSON of a form's uploaded file, else of its ``json`` text box, checked."""
+    from flask import request
+
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else \
+        request.form.get("json", "")
+    return loads_checked(text or "{}", field)
+
+
 def loads_checked(text: str, field: str | None) -> Any:
     """json.loads for a form's text: invalid, too deep or not Unicode is a RuleError."""
     try:

@@ -24,7 +24,7 @@ from ..store import Conflict, PlayRow
 from ..tokens import token_role
 from . import service
 from .forms import event_body, new_play_body
-from .jsoncheck import loads_checked
+from .jsoncheck import uploaded_json
 from .links import role_links, share_link
 from .sheets import scoresheet_pdf
 
@@ -168,12 +168,9 @@ def catalogue(game_id):
     game = get_game(game_id)
     error, saved, text = None, False, None
     if request.method == "POST":
-        upload = request.files.get("file")
-        text = upload.read().decode("utf-8", "replace") if upload and upload.filename else \
-            request.form.get("json", "")
+        text = request.form.get("json", "")
         try:
-            data = loads_checked(text or "{}", "json")
-            service().put_catalogue(game.id, data)
+            service().put_catalogue(game.id, uploaded_json("json"))
             saved = True
         except RuleError as err:
             error = err

@@ -50,7 +50,7 @@ def pad_rows(game: Game) -> list[str]:
     try:
         score = game.score(body, game.empty_catalogue())
         rows = [row_label(c) for c in score["players"][0]["categories"]]
-    except (RuleError, NotImplementedError, KeyError, IndexError):
+    except (RuleError, NotImplementedError):
         rows = []
     if len(rows) < MIN_PAD_ROWS and len(labels) > len(rows):
         rows = labels  # one overall score row (Knarr): the sheet's own rows help more

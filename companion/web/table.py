@@ -1,8 +1,6 @@
 """The table experience: join by QR, history and charts, exports and import, blank score pads."""
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from ..charts import line_chart_svg, player_stats, round_series
@@ -19,6 +17,7 @@ from ..games.base import RuleError
 from ..plays import score_of
 from ..store import PlayRow
 from . import service
+from .jsoncheck import uploaded_json
 from .links import play_links, share_link
 from .pages import open_play
 from .sheets import PAPERS, pad_pdf, paper_of
@@ -121,22 +120,12 @@ def import_play(doc) -> tuple[PlayRow, dict]:
     return service().load(row.id), tokens
 
 
-def _read_upload() -> object:
-    upload = request.files.get("file")
-    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else \
-        request.form.get("json", "")
-    try:
-        return json.loads(text)
-    except ValueError as err:
-        raise RuleError(f"That file is not valid JSON: {err}", "file") from err
-
-
 @bp.route("/import", methods=["GET", "POST"])
 def import_page():
     error = None
     if request.method == "POST":
         try:
-            row, tokens = import_play(_read_upload())
+            row, tokens = import_play(uploaded_json("file"))
         except RuleError as err:
             error = err
         else:
@@ -162,8 +151,7 @@ def history():
     game_id = request.args.get("game") or None
     if game_id:
         get_game(game_id)
-    rows = [r for r in service().store.recent_plays(limit=HISTORY_LIMIT, finished=True)
-            if game_id in (None, r.game)]
+    rows = service().store.recent_plays(limit=HISTORY_LIMIT, finished=True, game=game_id)
     return render_template("table/history.html", rows=rows, games=GAMES.values(),
                            names={g.id: g.name for g in GAMES.values()}, game_id=game_id,
                            stats=player_stats([r.summary for r in rows]))

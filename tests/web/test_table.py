@@ -366,3 +366,9 @@ def test_keep_awake_fallback_media_exist(client):
     for name in ("keepawake.mp4", "keepawake.webm"):
         response = client.get(f"/static/media/{name}")
         assert response.status_code == 200 and 200 < len(response.data) < 20_000
+
+
+def test_import_of_absurdly_deep_json_is_a_clear_error(client):
+    response = client.post("/import", data={"json": "[" * 5000 + "]" * 5000})
+    assert response.status_code == 400
+    assert "nested too deeply" in response.get_data(as_text=True)
