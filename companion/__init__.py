@@ -61,7 +61,7 @@ def _wire(app: Flask) -> None:
     from .cli import register_cli
     from .service import PlayService
     from .store import Store
-    from .web import api, boards, errors, pages, security, table
+    from .web import api, boards, display, errors, pages, security, table
 
     Htmx(app)
     app.extensions["companion"] = PlayService(Store(app.config["DATABASE_URL"]))
@@ -70,6 +70,7 @@ def _wire(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(boards.bp)
+    app.register_blueprint(display.bp)
     app.extensions["csrf_protect"].exempt(api.bp)
     errors.register(app)
     register_cli(app)

@@ -154,3 +154,16 @@ def player_stats(summaries: list[dict]) -> list[dict]:
         out.append({**entry, "average": round(sum(scores) / len(scores), 1),
                     "best": max(scores)})
     return sorted(out, key=lambda e: (-e["wins"], -e["average"], e["name"].casefold()))
+
+
+def duration_stats(plays: list[tuple[str, int, int | None]]) -> list[dict]:
+    """How long plays take, per game and player count, from (game, players, seconds) of finished
+    plays (seconds None: a play without a clock, left out): [{"game", "players", "plays",
+    "average_s"}], by game then player count."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for game, players, seconds in plays:
+        if isinstance(seconds, int) and seconds > 0:
+            groups.setdefault((game, players), []).append(seconds)
+    return [{"game": game, "players": players, "plays": len(times),
+             "average_s": round(sum(times) / len(times))}
+            for (game, players), times in sorted(groups.items())]

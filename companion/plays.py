@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from . import clock
 from .games import Game, get_game
 from .games.base import (
     RuleError,
@@ -20,7 +21,7 @@ from .games.base import (
 )
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
-COMMON_EVENTS = ("sheet", "advance", "finish")
+COMMON_EVENTS = ("sheet", "advance", "finish", *clock.EVENTS)
 MAX_SEED = 200
 
 
@@ -60,8 +61,10 @@ def parse_seats(players: Any, game: Game) -> list[dict]:
     return seats
 
 
-def new_state(game_id: str, players: Any, options: Any, seed: Any, catalogue: dict) -> dict:
-    """The initial state of a new play: seats, parsed options, the seeded setup."""
+def new_state(game_id: str, players: Any, options: Any, seed: Any, catalogue: dict,
+              started_at: Any = None) -> dict:
+    """The initial state of a new play: seats, parsed options, the seeded setup, the clock
+    running from ``started_at`` (given by the caller: the core never reads the wall clock)."""
     game = get_game(game_id)
     seats = parse_seats(players, game)
     opts = game.parse_options(options)
@@ -71,7 +74,8 @@ def new_state(game_id: str, players: Any, options: Any, seed: Any, catalogue: di
     state = {"game": game.id, "version": 0, "round": 1, "phase": game.phases[0],
              "players": seats, "options": opts, "seed": seed, "setup": setup,
              "sheets": {n: {} for n in names}, "table": {},
-             "catalogue": copy.deepcopy(catalogue), "finished": False}
+             "catalogue": copy.deepcopy(catalogue), "finished": False,
+             "clock": clock.start(started_at)}
     return game.start_state(state)
 
 
@@ -92,7 +96,15 @@ def parse_event(body: Any) -> dict:
 
 
 def apply_event(state: dict, event: dict) -> dict:
-    """The state after one event; the input state is never changed. Raises RuleError."""
+    """The state after one event; the input state is never changed. Raises RuleError.
+    ``event["at"]`` (when the event was recorded, from its row) drives the game clock."""
+    if event["type"] in clock.EVENTS:
+        return clock.apply(state, event)
+    return clock.follow(state, apply_rules(state, event), event.get("at"))
+
+
+def apply_rules(state: dict, event: dict) -> dict:
+    """The game's part of an event: common types first, then the game's own."""
     game = get_game(state["game"])
     state = copy.deepcopy(state)
     kind, data = event["type"], event.get("data") or {}

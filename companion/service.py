@@ -10,6 +10,7 @@ from collections import OrderedDict
 from dataclasses import replace
 from threading import Lock
 
+from . import clock
 from .games import get_game
 from .games.base import RuleError, check_object, new_seed
 from .plays import apply_event, new_state, parse_event, replay, score_of
@@ -47,9 +48,10 @@ class StateCache:
 
 
 class PlayService:
-    def __init__(self, store: Store, cache: StateCache | None = None):
+    def __init__(self, store: Store, cache: StateCache | None = None, clock_now=now):
         self.store = store
         self.cache = cache or StateCache()
+        self.now = clock_now   # the wall clock lives here, never in the core (tests pass one)
 
     # ---- catalogue
     def catalogue(self, game_id: str) -> dict:
@@ -63,15 +65,18 @@ class PlayService:
         return clean
 
     # ---- plays
-    def create(self, body, catalogue: dict | None = None) -> tuple[PlayRow, dict, dict]:
+    def create(self, body, catalogue: dict | None = None,
+               started_at=None) -> tuple[PlayRow, dict, dict]:
         """Returns (row, {"edit", "view"} tokens, state). ``catalogue``: the box data to
-        start from (an imported play brings its own), else this installation's."""
+        start from (an imported play brings its own), else this installation's;
+        ``started_at``: when the play began (an import keeps its own), else now."""
         check_object(body, ("game", "players", "options", "seed"))
         game = get_game(body.get("game"))
         seed = body.get("seed")
         seed = new_seed() if seed is None or seed == "" else seed
         state = new_state(game.id, body.get("players"), body.get("options"), seed,
-                          self.catalogue(game.id) if catalogue is None else catalogue)
+                          self.catalogue(game.id) if catalogue is None else catalogue,
+                          started_at or self.now())
         edit = new_token()
         tokens = {"edit": edit, "view": view_token_for(edit)}
         play_id = new_play_id()
@@ -92,21 +97,26 @@ class PlayService:
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        state = replay(row.initial, self.store.active_events(row.id, upto=row.head))
+        state = replay(initial_of(row), self.store.active_events(row.id, upto=row.head))
         state = dict(state, version=row.version)
         self.cache.put(key, state)
         return state
 
-    def record(self, play_id: str, body, row: PlayRow | None = None) -> dict:
-        """Validate and append one event; a stale expected_version raises Conflict."""
-        return self.record_row(play_id, body, row)[1]
+    def clock_of(self, state: dict) -> dict:
+        """The play's clock as shown now: a running stretch counts up to this moment."""
+        return clock.read(state.get("clock"), self.now())
 
-    def record_row(self, play_id: str, body,
-                   row: PlayRow | None = None) -> tuple[PlayRow, dict]:
+    def record(self, play_id: str, body, row: PlayRow | None = None, at=None) -> dict:
+        """Validate and append one event; a stale expected_version raises Conflict."""
+        return self.record_row(play_id, body, row, at)[1]
+
+    def record_row(self, play_id: str, body, row: PlayRow | None = None,
+                   at=None) -> tuple[PlayRow, dict]:
         """record(), also returning the play's row after the write. ``row``, when the caller
         has just read it (to check a token), saves reading it again; a stale one only costs a
-        retry, as the write itself checks the version."""
-        event = parse_event(body)
+        retry, as the write itself checks the version. ``at``: when it happened (an import
+        keeps its events' times), else now; the event row and the game clock share it."""
+        event = dict(parse_event(body), at=clock.parse(at) or self.now())
         for attempt in range(WRITE_RETRIES):
             row = row if row is not None and row.id == play_id else self.load(play_id)
             if event["expected_version"] is not None and event["expected_version"] != row.version:
@@ -115,7 +125,7 @@ class PlayService:
             summary = summary_of(state)
             try:
                 version = self.store.append_event(row, event, finished=state["finished"],
-                                                  summary=summary)
+                                                  summary=summary, at=event["at"])
             except Conflict:
                 if event["expected_version"] is not None:
                     raise
@@ -140,7 +150,7 @@ class PlayService:
             raise RuleError("There is nothing to undo.", None, "nothing_to_undo", 409)
         if head > row.length:
             raise RuleError("There is nothing to redo.", None, "nothing_to_redo", 409)
-        state = replay(row.initial, self.store.active_events(row.id, upto=head))
+        state = replay(initial_of(row), self.store.active_events(row.id, upto=head))
         version = self.store.move_head(row, head, finished=state["finished"],
                                        summary=summary_of(state))
         return self._remember(row.id, version, state)
@@ -151,13 +161,23 @@ class PlayService:
         return state
 
 
+def initial_of(row: PlayRow) -> dict:
+    """The play's initial state; one stored before the game clock existed starts its clock
+    at the play's creation, so its replay still knows when it finished and how long it ran."""
+    if "clock" in row.initial:
+        return row.initial
+    return dict(row.initial, clock=clock.start(row.created_at))
+
+
 def summary_of(state: dict) -> dict | None:
-    """What a history list shows of a finished play: winners and totals."""
+    """What a history list shows of a finished play: winners, totals, how long it ran."""
     if not state["finished"]:
         return None
+    played = clock.of(state)
+    duration = {"elapsed_s": played["elapsed_s"]} if played["started_at"] else {}
     score = score_of(state)
     if "error" in score:
-        return {"winners": [], "totals": {}}
+        return {"winners": [], "totals": {}, **duration}
     return {"winners": score["winners"],
-            "totals": {p["name"]: p["total"] for p in score["players"]}}
+            "totals": {p["name"]: p["total"] for p in score["players"]}, **duration}
 

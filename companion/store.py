@@ -167,10 +167,11 @@ class Store:
                      "at": r.created_at} for r in conn.execute(query)]
 
     def append_event(self, play: PlayRow, event: dict, *, finished: bool,
-                     summary: dict | None) -> int:
+                     summary: dict | None, at: dt.datetime | None = None) -> int:
         """Append after the head (discarding an undone branch); returns the new version.
-        Raises Conflict when the play moved on since ``play`` was read."""
-        stamp = now()
+        Raises Conflict when the play moved on since ``play`` was read. ``at``: the event's
+        time (the one the game clock counted), else now."""
+        stamp = at or now()
         with self.engine.begin() as conn:
             self._bump(conn, play, head=play.head + 1, length=play.head + 1,
                        finished=finished, summary=summary, stamp=stamp)

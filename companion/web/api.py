@@ -57,6 +57,7 @@ def authorised(play_id: str, need: str) -> PlayRow:
 def state_json(row: PlayRow, state: dict) -> dict:
     out = {k: v for k, v in state.items() if k != "catalogue"}
     out["score"] = score_of(state)
+    out["clock"] = service().clock_of(state)   # a running stretch counted up to now
     out["can_undo"] = row.can_undo if state["version"] == row.version else None
     out["can_redo"] = row.can_redo if state["version"] == row.version else None
     return out

@@ -41,7 +41,8 @@ def _op(summary, responses, body=None, params=(), secure=False) -> dict:
 
 def _schemas() -> dict:
     state = {"type": "object", "required": ["version", "round", "phase", "players", "setup",
-                                            "sheets", "score", "finished"]}
+                                            "sheets", "score", "finished", "clock"],
+             "properties": {"clock": _ref("Clock")}}
     return {
         "Error": {"type": "object", "required": ["error"], "properties": {"error": {
             "type": "object", "required": ["code", "message"],
@@ -64,8 +65,22 @@ def _schemas() -> dict:
         "StateResponse": {"type": "object", "required": ["state"],
                           "properties": {"state": {"$ref": "#/components/schemas/State"}}},
         "Event": {"type": "object", "required": ["type"], "properties": {
-            "type": {"type": "string"}, "data": JSON_OBJECT,
-            "expected_version": {"type": ["integer", "null"]}}},
+            "type": {"type": "string", "description": (
+                "Every game: sheet, advance, finish, box_value, and the game clock's pause "
+                "(stop counting play time) and resume (count on); each game adds its own.")},
+            "data": JSON_OBJECT,
+            "expected_version": {"type": ["integer", "null"]}},
+            "examples": [{"type": "sheet", "data": {"player": "Ann", "fields": {"vp": 4}}},
+                         {"type": "pause"}, {"type": "resume"}]},
+        "Clock": {
+            "type": "object", "required": ["started_at", "finished_at", "running", "elapsed_s"],
+            "description": "The game clock: paused time is not counted; elapsed_s of a running "
+                           "play counts up to the moment of the answer.",
+            "properties": {
+                "started_at": {"type": ["string", "null"], "format": "date-time"},
+                "finished_at": {"type": ["string", "null"], "format": "date-time"},
+                "running": {"type": "boolean"},
+                "elapsed_s": {"type": "integer", "minimum": 0}}},
     }
 
 

@@ -70,7 +70,8 @@ def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
     state = service().state(row)
     game = get_game(row.game)
     return {"row": row, "state": state, "game": game, "role": role, "token": token,
-            "score": score_of(state), "fields": game.sheet_fields_for(state["options"]),
+            "score": score_of(state), "clock": service().clock_of(state),
+            "fields": game.sheet_fields_for(state["options"]),
             "can_undo": row.can_undo, "can_redo": row.can_redo,
             "links": role_links(row.id, role, token), **extra}
 

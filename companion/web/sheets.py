@@ -10,6 +10,7 @@ from ..games.base import Game, RuleError
 from ..pdf import html_to_pdf
 from ..plays import score_of
 from ..store import PlayRow
+from . import service
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 MIN_PAD_ROWS = 3
@@ -35,6 +36,7 @@ def scoresheet_html(row: PlayRow, state: dict, paper: str | None = None) -> str:
     game = get_game(row.game)
     return render_template("pdf/scoresheet.html", row=row, state=state, game=game,
                            score=score_of(state), printed=dt.date.today().isoformat(),
+                           clock=service().clock_of(state),
                            paper=paper or _requested_paper(), row_label=row_label)
 
 

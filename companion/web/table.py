@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from ..charts import line_chart_svg, player_stats, round_series
+from ..charts import duration_stats, line_chart_svg, player_stats, round_series
 from ..exports import (
     bgstats_link,
     check_replay,
@@ -58,7 +58,8 @@ def _export_doc(row: PlayRow) -> dict:
     state = service().state(row)
     meta = {"id": row.id, "game": row.game, "created_at": row.created_at,
             "updated_at": row.updated_at, "finished": state["finished"]}
-    return export_document(meta, row.initial, events, score_of(state))
+    return export_document(meta, row.initial, events, score_of(state),
+                           service().clock_of(state))
 
 
 @bp.get("/plays/<play_id>/<token>/history")
@@ -72,7 +73,8 @@ def play_history(play_id, token):
     doc = _export_doc(row)
     return render_template("table/play.html", row=row, role=role, token=token, game=game,
                            state=state, series=series, chart=chart, doc=doc,
-                           bgstats=bgstats_link(doc), papers=PAPERS)
+                           bgstats=bgstats_link(doc), papers=PAPERS,
+                           clock=service().clock_of(state))
 
 
 def _series(row: PlayRow) -> list[dict]:
@@ -114,10 +116,18 @@ def import_play(doc) -> tuple[PlayRow, dict]:
     game = get_game(body["game"])
     catalogue = game.validate_catalogue(snapshot) if snapshot else service().catalogue(game.id)
     check_replay(body, events, catalogue)
-    row, tokens, _ = service().create(body, catalogue)
+    row, tokens, _ = service().create(body, catalogue, _parse_time(doc.get("started_at")))
     for event in events:
-        service().record(row.id, event)
+        service().record(row.id, {"type": event["type"], "data": event["data"]},
+                         at=_parse_time(event.get("at")))
     return service().load(row.id), tokens
+
+
+def _parse_time(value):
+    """An export's ISO time, kept by the import (so its clock counts the same); else None."""
+    from ..clock import parse
+
+    return parse(value)
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -154,7 +164,10 @@ def history():
     rows = service().store.recent_plays(limit=HISTORY_LIMIT, finished=True, game=game_id)
     return render_template("table/history.html", rows=rows, games=GAMES.values(),
                            names={g.id: g.name for g in GAMES.values()}, game_id=game_id,
-                           stats=player_stats([r.summary for r in rows]))
+                           stats=player_stats([r.summary for r in rows]),
+                           durations=duration_stats([
+                               (r.game, len(r.initial["players"]),
+                                (r.summary or {}).get("elapsed_s")) for r in rows]))
 
 
 # --------------------------------------------------------------------------- score pads
