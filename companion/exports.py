@@ -31,27 +31,66 @@ APP_NAME = "North Sea Companion"
 # ("YYYY-MM-DD HH:MM:SS"), "durationMin", "game": {"name", "highestWins", "noPoints",
 # "sourceGameId", "bggId" (optional)}, "players": [{"name", "score", "winner", "rank",
 # "startPlayer", "sourcePlayerId", "role"}], "location", "comments", "board"}.
+# BG Stats keeps one play per (sourceName, sourcePlayId): the play's id never changes, so sending
+# the same play twice updates it instead of logging it twice.
+# Expansions: the page names no field for them; we send "expansions": [{"name", "bggId"?}] next
+# to the documented ones (an importer ignores what it does not know) and say them in
+# "comments" too, so they reach the log either way.
 # The app-scheme form opens BG Stats (3.3.2 or newer) straight from the phone, which needs no
 # internet at the table; the https form would try the web when the app is missing.
 BGSTATS_PREFIX = "bgstats://app.bgstatsapp.com/createPlay.html?data="
+# The page gives no length limit. Phones open links of many kilobytes, but a QR code or a
+# messenger may cut them: we keep the link under this (our own cautious bound) by shortening
+# the comments first, never the players or the result.
+BGSTATS_MAX_LINK = 4000
+# BoardGameGeek ids, only where a source confirms them (a wrong id files the play under another
+# game, so without one BG Stats gets the name only):
+#   explorers 176371: boardgamegeek.com/boardgame/176371/explorers-north-sea (linked from a
+#     public Garphill solo-variant write-up); reavers 242684: .../boardgame/242684/reavers-midgard;
+#   seafarers 325: .../boardgame/325/catan-seafarers; knarr 379629: shared/rules/facts.md
+#   (Board Game Arena's Knarr project). Shipwrights Redux and Rocks of Ruin: not confirmed.
+BGG_IDS = {"explorers": 176371, "reavers": 242684, "seafarers": 325, "knarr": 379629}
+EXPANSIONS = {("explorers", "rocks_of_ruin"): {"name": "Rocks of Ruin"}}
 
 
 # --------------------------------------------------------------------------- export
-def export_document(play: dict, initial: dict, events: list[dict], score: dict) -> dict:
+def export_document(play: dict, initial: dict, events: list[dict], score: dict,
+                    clock: dict | None = None) -> dict:
     """The JSON export. ``play``: {"id", "game", "created_at", "updated_at", "finished"}
-    (datetimes or ISO strings); ``events``: the active events in order."""
+    (datetimes or ISO strings); ``events``: the active events in order; ``clock``: the play's
+    clock as read now ({"started_at", "finished_at", "running", "elapsed_s"})."""
+    clock = clock or {}
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION,
         "exported_by": APP_NAME,
         "play_id": play["id"], "game": play["game"], "game_name": get_game(play["game"]).name,
         "created_at": _iso(play.get("created_at")), "updated_at": _iso(play.get("updated_at")),
         "finished": bool(play.get("finished")),
+        "started_at": clock.get("started_at"), "finished_at": clock.get("finished_at"),
+        "duration_s": clock.get("elapsed_s"),
+        "start_player": start_player_of(initial),
+        "expansions": expansions_of(play["game"], initial.get("options") or {}),
         "seed": initial["seed"], "players": initial["players"], "options": initial["options"],
         "catalogue": initial.get("catalogue") or {},
         "events": [{"type": e["type"], "data": e.get("data") or {}, "at": _iso(e.get("at"))}
                    for e in events],
         "result": result_of(score),
     }
+
+
+def start_player_of(initial: dict) -> str | None:
+    """Who began: the setup's start (or first) player, else the first seat."""
+    setup = initial.get("setup") or {}
+    name = setup.get("start_player") or setup.get("first_player")
+    if isinstance(name, str):
+        return name
+    return initial["players"][0]["name"] if initial.get("players") else None
+
+
+def expansions_of(game_id: str, options: dict) -> list[dict]:
+    """The expansions a play used (from its options), each {"name"} plus "bggId" if known."""
+    return [dict(entry) for (game, option), entry in EXPANSIONS.items()
+            if game == game_id and options.get(option)]
 
 
 def result_of(score: dict) -> dict:
@@ -87,11 +126,13 @@ def export_csv(doc: dict) -> str:
     winners = set(result.get("winners") or [])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["play_id", "game", "date", "seed", "finished", "player", "colour", "rank",
-                     "winner", "total", *categories])
+    writer.writerow(["play_id", "game", "date", "seed", "finished", "duration_min", "player",
+                     "colour", "rank", "winner", "total", *categories])
+    duration = doc.get("duration_s")
+    minutes = "" if duration is None else duration // 60
     for p in players:
         writer.writerow([doc["play_id"], doc["game_name"], (doc.get("created_at") or "")[:10],
-                         doc["seed"], "yes" if doc["finished"] else "no",
+                         doc["seed"], "yes" if doc["finished"] else "no", minutes,
                          _safe_cell(p["name"]), colours.get(p["name"], ""), p["rank"],
                          "yes" if p["name"] in winners else "no", p["total"],
                          *[p["categories"].get(c, "") for c in categories]])
@@ -104,35 +145,67 @@ def _safe_cell(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- BG Stats
-def bgstats_play(doc: dict) -> dict | None:
+def bgstats_play(doc: dict, comments_limit: int | None = None) -> dict | None:
     """The play in BG Stats' documented push format, or None while it has no scores."""
     result = doc["result"]
     if "error" in result:
         return None
     winners = set(result["winners"])
-    first = doc["players"][0]["name"] if doc["players"] else None
-    play = {
+    start = doc.get("start_player")
+    game = {"name": doc["game_name"], "highestWins": True, "noPoints": False,
+            "sourceGameId": doc["game"]}
+    if doc["game"] in BGG_IDS:
+        game["bggId"] = BGG_IDS[doc["game"]]
+    duration = doc.get("duration_s")
+    return {
         "sourceName": APP_NAME,
         "sourcePlayId": doc["play_id"],
-        "playDate": _bgstats_date(doc.get("created_at")),
-        "durationMin": _minutes(doc.get("created_at"), doc.get("updated_at")),
-        "game": {"name": doc["game_name"], "highestWins": True, "noPoints": False,
-                 "sourceGameId": doc["game"]},
+        "playDate": _bgstats_date(doc.get("started_at") or doc.get("created_at")),
+        "durationMin": duration // 60 if isinstance(duration, int) else
+        _minutes(doc.get("created_at"), doc.get("updated_at")),
+        "game": game,
+        "expansions": doc.get("expansions") or [],
         "players": [{"name": p["name"], "score": p["total"], "winner": p["name"] in winners,
-                     "rank": p["rank"], "startPlayer": p["name"] == first,
+                     "rank": p["rank"], "startPlayer": p["name"] == start,
                      "sourcePlayerId": p["name"], "role": ""} for p in result["players"]],
-        "comments": result.get("tiebreak") or "",
+        "comments": _clip(bgstats_comments(doc), comments_limit),
         "board": "",
     }
-    return play
+
+
+def bgstats_comments(doc: dict) -> str:
+    """What the score pad showed, row by row: 'Ann 40: livestock 12, outposts 5, ...'."""
+    result = doc["result"]
+    lines = [f"{APP_NAME}: {doc['game_name']}"]
+    if doc.get("expansions"):
+        lines.append("Expansions: " + ", ".join(e["name"] for e in doc["expansions"]))
+    for p in result["players"]:
+        rows = ", ".join(f"{name.replace('_', ' ')} {vp}" for name, vp in p["categories"].items())
+        lines.append(f"{p['name']} {p['total']}: {rows}")
+    if result.get("tiebreak"):
+        lines.append(result["tiebreak"])
+    return "\n".join(lines)
+
+
+def _clip(text: str, limit: int | None) -> str:
+    if limit is None or len(text) <= limit:
+        return text
+    return text[:max(limit - 1, 0)] + "…" if limit > 0 else ""
 
 
 def bgstats_link(doc: dict) -> str | None:
+    """The link, within BGSTATS_MAX_LINK: the comments are shortened until it fits."""
     play = bgstats_play(doc)
     if play is None:
         return None
-    return BGSTATS_PREFIX + quote(json.dumps(play, ensure_ascii=False, separators=(",", ":")),
-                                  safe="")
+    limit = len(play["comments"])
+    while True:
+        link = BGSTATS_PREFIX + quote(json.dumps(play, ensure_ascii=False,
+                                                 separators=(",", ":")), safe="")
+        if len(link) <= BGSTATS_MAX_LINK or limit == 0:
+            return link
+        limit = max(0, limit - max(20, (len(link) - BGSTATS_MAX_LINK) // 3))
+        play = bgstats_play(doc, comments_limit=limit)
 
 
 def _parse_iso(value: Any) -> dt.datetime | None:
@@ -189,7 +262,10 @@ def parse_events(events: Any) -> list[dict]:
         data = {} if data is None else data
         if not isinstance(data, dict):
             raise RuleError("An event's data must be an object.", f"events[{i}].data")
-        out.append({"type": event["type"], "data": data})
+        entry = {"type": event["type"], "data": data}
+        if isinstance(event.get("at"), str):
+            entry["at"] = event["at"]   # the game clock of the import counts the same time
+        out.append(entry)
     return out
 
 

@@ -71,9 +71,12 @@ def test_bgstats_play_follows_the_documented_fields():
     assert play["sourceName"] == "North Sea Companion" and play["sourcePlayId"] == "abc123"
     assert play["playDate"] == "2024-03-09 19:05:00" and play["durationMin"] == 47
     assert play["game"] == {"name": "Reavers of Midgard", "highestWins": True,
-                            "noPoints": False, "sourceGameId": "reavers"}
+                            "noPoints": False, "sourceGameId": "reavers", "bggId": 242684}
+    start = a_play()["start_player"]
     assert play["players"][0] == {"name": "Ann", "score": 12, "winner": False, "rank": 2,
-                                  "startPlayer": True, "sourcePlayerId": "Ann", "role": ""}
+                                  "startPlayer": start == "Ann", "sourcePlayerId": "Ann",
+                                  "role": ""}
+    assert [p["startPlayer"] for p in play["players"]].count(True) == 1
 
 
 def test_bgstats_link_is_the_url_encoded_json():
@@ -129,3 +132,15 @@ def test_check_replay_refuses_changes_after_the_finish():
     with pytest.raises(RuleError) as err:
         check_replay(body, events, {})
     assert err.value.field == "events[3].type" and err.value.status == 422
+
+
+def test_a_link_too_long_shortens_its_comments_and_keeps_the_result():
+    from companion.exports import BGSTATS_MAX_LINK
+
+    doc = a_play()
+    doc["result"]["tiebreak"] = "Decided by a very long story. " * 300
+    link = bgstats_link(doc)
+    data = json.loads(unquote(link[len(BGSTATS_PREFIX):]))
+    assert len(link) <= BGSTATS_MAX_LINK
+    assert data["comments"].endswith("…") and len(data["comments"]) > 500
+    assert [(p["name"], p["score"]) for p in data["players"]] == [("Ann", 12), ("Bo", 14)]
