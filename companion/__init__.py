@@ -23,7 +23,7 @@ def create_app(config: dict | None = None) -> Flask:
         SECRET_KEY=os.environ.get("SECRET_KEY"),
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
-        SEND_FILE_MAX_AGE_DEFAULT=3600,
+        SEND_FILE_MAX_AGE_DEFAULT=300,   # static files with a digest in the name: a year
     )
     if config:
         app.config.update(config)
@@ -59,18 +59,23 @@ def _wire(app: Flask) -> None:
     from htmx_flask import Htmx
 
     from .cli import register_cli
+    from .notify import Notifier
     from .service import PlayService
     from .store import Store
-    from .web import api, boards, display, errors, pages, security, table
+    from .web import api, assets, boards, display, errors, pages, security, stream, table
 
     Htmx(app)
     app.extensions["companion"] = PlayService(Store(app.config["DATABASE_URL"]))
+    app.extensions["notifier"] = Notifier(app.extensions["companion"].store,
+                                          app.config.get("LIVE_POLL_INTERVAL", 0.12))
     security.init_security(app)
+    assets.init_assets(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(boards.bp)
     app.register_blueprint(display.bp)
+    app.register_blueprint(stream.bp)
     app.extensions["csrf_protect"].exempt(api.bp)
     errors.register(app)
     register_cli(app)

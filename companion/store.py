@@ -58,6 +58,11 @@ catalogues = sa.Table(
 LOAD_PLAY = sa.select(plays).where(plays.c.id == sa.bindparam("play_id"))
 PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash)
                .where(plays.c.id == sa.bindparam("play_id")))
+PLAY_VERSIONS = (sa.select(plays.c.id, plays.c.version)
+                 .where(plays.c.id.in_(sa.bindparam("ids", expanding=True))))
+# PostgreSQL: tell every listening process (companion/notify.py) in the writing transaction,
+# so the notification goes out exactly when the change commits, and never for a rollback.
+NOTIFY_CHANGE = sa.text("SELECT pg_notify('play_changed', :payload)")
 
 
 class Conflict(Exception):
@@ -117,6 +122,8 @@ class Store:
     def __init__(self, url: str):
         self.url = url
         self.engine = make_engine(url)
+        # called with (play id, new version) after every committed change in this process
+        self.listeners: list = []
 
     # ---- schema
     def init_db(self) -> str:
@@ -154,6 +161,15 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(PLAY_ACCESS, {"play_id": play_id}).first()
 
+    def play_versions(self, play_ids: list[str]) -> dict[str, int]:
+        """{play id: version} of the plays that exist among ``play_ids`` (one indexed read)."""
+        with self.engine.connect() as conn:
+            return dict(conn.execute(PLAY_VERSIONS, {"ids": list(play_ids)}).all())
+
+    def _changed(self, play_id: str, version: int) -> None:
+        for listener in self.listeners:
+            listener(play_id, version)
+
     def active_events(self, play_id: str, upto: int | None = None) -> list[dict]:
         """The events of the current branch in order (the first ``upto`` of them)."""
         query = (sa.select(events.c.type, events.c.data, events.c.position,
@@ -184,6 +200,7 @@ class Store:
             conn.execute(events.insert().values(
                 play_id=play.id, position=play.head + 1, type=event["type"],
                 data=event.get("data") or {}, discarded=False, created_at=stamp))
+        self._changed(play.id, play.version + 1)
         return play.version + 1
 
     def move_head(self, play: PlayRow, head: int, *, finished: bool,
@@ -192,6 +209,7 @@ class Store:
         with self.engine.begin() as conn:
             self._bump(conn, play, head=head, length=play.length, finished=finished,
                        summary=summary, stamp=now())
+        self._changed(play.id, play.version + 1)
         return play.version + 1
 
     def _bump(self, conn, play: PlayRow, *, head, length, finished, summary, stamp) -> None:
@@ -204,6 +222,8 @@ class Store:
             current = conn.execute(sa.select(plays.c.version)
                                    .where(plays.c.id == play.id)).scalar()
             raise Conflict(current if current is not None else play.version)
+        if conn.dialect.name == "postgresql":
+            conn.execute(NOTIFY_CHANGE, {"payload": f"{play.id}:{play.version + 1}"})
 
     def recent_plays(self, limit: int = 20, finished: bool | None = None,
                      game: str | None = None) -> list[PlayRow]:

@@ -73,6 +73,7 @@ def backend_app(db_url, tmp_path):
 
     app = make_app(tmp_path, db_url)
     yield app
+    app.extensions["notifier"].stop()
     app.extensions["companion"].store.engine.dispose()
 
 
