@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import bench_live
 from .harness import ROOT, Server, check_tables, percentiles, run_load
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -232,6 +233,25 @@ def page_weight(url: str) -> dict:
             "note": "assets are cached after the first visit (Cache-Control max-age)"}
 
 
+# ---- live: push to the other phones, bytes per change, open streams
+
+def live_figures(tmp: str, args) -> dict:
+    out = {"propagation": {}, "streams_held": {}}
+    for name, url in backends(tmp).items():
+        print(f"[bench] {name}: propagation to 3 phones over the live stream ...",
+              file=sys.stderr)
+        out["propagation"][name] = bench_live.propagation(
+            fresh(url, tmp, "live"), 3, "gevent", args.changes, max(5, args.changes // 10))
+    sqlite = f"sqlite:///{tmp}/bytes.db"
+    out["bytes_per_change"] = bench_live.bytes_per_change(make_app, sqlite)
+    for worker_class in ("gevent", "gthread"):
+        print(f"[bench] {args.streams} open streams on {worker_class} ...", file=sys.stderr)
+        out["streams_held"][worker_class] = bench_live.streams_held(
+            fresh(backends(tmp)["sqlite"], tmp, f"held_{worker_class}"), worker_class,
+            args.streams, 40 if not args.quick else 10)
+    return out
+
+
 # ---- the run
 
 def backends(tmp: str) -> dict:
@@ -267,18 +287,26 @@ def main(argv=None) -> int:
                              "(the other run goes flat out, to find the capacity)")
     parser.add_argument("--repeat", type=int, default=300, help="samples per in-process figure")
     parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--changes", type=int, default=100,
+                        help="changes timed from one phone to 3 others, per database")
+    parser.add_argument("--streams", type=int, default=300,
+                        help="open live streams held at once (gevent and gthread)")
+    parser.add_argument("--live-only", action="store_true",
+                        help="only the live figures: propagation, bytes per change, streams")
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument("--out", help="also write the JSON to this file")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.events, args.repeat, args.think = 6, 5, 30, 0.05
+        args.changes, args.streams = 10, 40
     started = time.time()
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},
               "command": "make bench BENCH_ARGS='" + " ".join(argv or sys.argv[1:]) + "'",
               "backends": {}}
     with tempfile.TemporaryDirectory(prefix="nsc-bench-") as tmp:
-        for name, url in backends(tmp).items():
+        report["live"] = live_figures(tmp, args)
+        for name, url in ({} if args.live_only else backends(tmp)).items():
             print(f"[bench] {name}: hot paths, replay, load ...", file=sys.stderr)
             workers = 3 if name == "postgresql" else 2
             report["backends"][name] = {
@@ -290,11 +318,12 @@ def main(argv=None) -> int:
                                             min(args.events, 30), workers, args.think,
                                             args.time_limit),
             }
-        print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
-        sqlite = f"sqlite:///{tmp}/other.db"
-        report["pdf"] = pdf_figures(sqlite, max(5, args.repeat // 30))
-        report["seafarers_boards"] = seafarers_boards()
-        report["page_weight"] = page_weight(sqlite)
+        if not args.live_only:
+            print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
+            sqlite = f"sqlite:///{tmp}/other.db"
+            report["pdf"] = pdf_figures(sqlite, max(5, args.repeat // 30))
+            report["seafarers_boards"] = seafarers_boards()
+            report["page_weight"] = page_weight(sqlite)
     report["seconds"] = round(time.time() - started, 1)
     text = json.dumps(report, indent=2)
     print(text)

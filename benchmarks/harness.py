@@ -45,9 +45,11 @@ class Server:
     """`companion serve` (gunicorn) on a free loopback port with DATABASE_URL set."""
 
     def __init__(self, database_url: str, workers: int = 2, threads: int = 8,
-                 port: int | None = None, log_dir: str | None = None):
+                 port: int | None = None, log_dir: str | None = None,
+                 worker_class: str | None = None):
         self.database_url = database_url
         self.workers, self.threads = workers, threads
+        self.worker_class = worker_class
         self.port = port or free_port()
         self.url = f"http://{LOOPBACK}:{self.port}"
         self.log_path = Path(log_dir or tempfile.mkdtemp(prefix="nsc-serve-")) / "server.log"
@@ -61,7 +63,8 @@ class Server:
         self.proc = subprocess.Popen(
             companion_command() + ["serve", "--host", LOOPBACK, "--port", str(self.port),
                                    "--workers", str(self.workers),
-                                   "--threads", str(self.threads)],
+                                   "--threads", str(self.threads)]
+            + (["--worker-class", self.worker_class] if self.worker_class else []),
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True)
         log.close()

@@ -93,15 +93,20 @@ def score(game, file):
 @click.option("--port", default=lambda: int(os.environ.get("PORT", "5000")), type=int,
               show_default="5000 or $PORT")
 @click.option("--workers", default=lambda: int(os.environ.get("WEB_WORKERS", "2")), type=int)
-@click.option("--threads", default=8, type=int)
+@click.option("--threads", default=8, type=int, help="Threads per worker (gthread only).")
+@click.option("--worker-class", type=click.Choice(["gevent", "gthread"]),
+              default=lambda: os.environ.get("WEB_WORKER_CLASS", "gevent"), show_default=True,
+              help="gevent holds hundreds of open live streams; gthread one per thread.")
+@click.option("--connections", default=1000, type=int,
+              help="Open connections per worker (gevent only).")
 @with_appcontext
-def serve(host, port, workers, threads):
+def serve(host, port, workers, threads, worker_class, connections):
     """Serve on the local network with gunicorn (a production WSGI server)."""
     from .server import announce, run_gunicorn
 
     _service().store.init_db()
     announce(current_app.config.get("PUBLIC_URL"), port)
-    run_gunicorn(host, port, workers, threads)
+    run_gunicorn(host, port, workers, threads, worker_class, connections)
 
 
 def _create_app(*_args):

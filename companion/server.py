@@ -14,15 +14,32 @@ def announce(public_url: str | None, port: int) -> None:
     click.echo(qr_terminal(url))
 
 
-def run_gunicorn(host: str, port: int, workers: int, threads: int) -> None:
+WORKER_CLASSES = ("gevent", "gthread")
+
+
+def gunicorn_settings(host: str, port: int, workers: int, threads: int,
+                      worker_class: str = "gevent", connections: int = 1000) -> dict:
+    """gevent (the default): every open live stream is a greenlet, so a Raspberry Pi holds
+    hundreds of phones watching; gthread: a stream holds one of ``threads`` threads of its
+    worker for as long as it is open (docs/deployment.md, docs/benchmarks.md)."""
+    settings = {"bind": f"{host}:{port}", "workers": workers, "worker_class": worker_class,
+                "timeout": 60, "graceful_timeout": 10, "accesslog": "-", "preload_app": False}
+    if worker_class == "gthread":
+        settings["threads"] = threads
+    else:
+        settings["worker_connections"] = connections
+    return settings
+
+
+def run_gunicorn(host: str, port: int, workers: int, threads: int,
+                 worker_class: str = "gevent", connections: int = 1000) -> None:
     from gunicorn.app.base import BaseApplication
+
+    settings = gunicorn_settings(host, port, workers, threads, worker_class, connections)
 
     class Server(BaseApplication):
         def load_config(self):
-            for key, value in {"bind": f"{host}:{port}", "workers": workers,
-                               "threads": threads, "worker_class": "gthread",
-                               "timeout": 60, "graceful_timeout": 10,
-                               "accesslog": "-", "preload_app": False}.items():
+            for key, value in settings.items():
                 self.cfg.set(key, value)
 
         def load(self):
