@@ -31,6 +31,21 @@ def gunicorn_settings(host: str, port: int, workers: int, threads: int,
     return settings
 
 
+def cooperative_psycopg() -> None:
+    """psycopg chooses how it waits for the database when it is first imported, and
+    `companion serve` imports it in gunicorn's master, before gevent patches the worker: its C
+    wait would then block the whole worker (every stream in it) while PostgreSQL answers, and
+    the notifier's LISTEN would block it for good. Switch to its select() wait, which gevent
+    has made cooperative (what psycopg picks by itself when gevent came first)."""
+    import sys
+
+    from gevent import monkey
+
+    waiting = sys.modules.get("psycopg.waiting")
+    if waiting is not None and monkey.is_module_patched("select"):
+        waiting.wait = waiting.wait_select
+
+
 def run_gunicorn(host: str, port: int, workers: int, threads: int,
                  worker_class: str = "gevent", connections: int = 1000) -> None:
     from gunicorn.app.base import BaseApplication
@@ -42,8 +57,11 @@ def run_gunicorn(host: str, port: int, workers: int, threads: int,
             for key, value in settings.items():
                 self.cfg.set(key, value)
 
-        def load(self):
+        def load(self):   # in the worker, after gevent patched it
             from . import create_app
+
+            if worker_class == "gevent":
+                cooperative_psycopg()
 
             return create_app()
 
