@@ -11,7 +11,9 @@ from typing import Any
 from . import clock
 from .games import Game, get_game
 from .games.base import (
+    MAX_NAME,
     RuleError,
+    check_delta,
     check_name,
     check_object,
     is_whole_number_text,
@@ -79,9 +81,31 @@ def new_state(game_id: str, players: Any, options: Any, seed: Any, catalogue: di
     return game.start_state(state)
 
 
+MAX_DEVICE = 64
+
+
+def valid_device(value: Any) -> bool:
+    """A device id: 1 to 64 printable ASCII characters without spaces (a phone makes a random
+    one and keeps it)."""
+    return (isinstance(value, str) and 0 < len(value) <= MAX_DEVICE
+            and all("!" <= c <= "~" for c in value))
+
+
+def parse_device(value: Any, field: str = "device") -> str:
+    if not valid_device(value):
+        raise RuleError(f"{field} must be 1 to {MAX_DEVICE} printable ASCII characters "
+                        "without spaces.", field)
+    return value
+
+
+def check_expected(expected: Any) -> None:
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
+        raise RuleError("expected_version must be a whole number.", "expected_version")
+
+
 def parse_event(body: Any) -> dict:
-    """An event request: {"type", "data", "expected_version"} with clear errors."""
-    check_object(body, ("type", "data", "expected_version"),
+    """An event request: {"type", "data", "expected_version", "device"} with clear errors."""
+    check_object(body, ("type", "data", "expected_version", "device"),
                  message="The event must be a JSON object.")
     kind = body.get("type")
     if not isinstance(kind, str) or not kind or len(kind) > 40:
@@ -90,9 +114,11 @@ def parse_event(body: Any) -> dict:
     if not isinstance(data, dict):
         raise RuleError("The event's data must be an object.", "data")
     expected = body.get("expected_version")
-    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
-        raise RuleError("expected_version must be a whole number.", "expected_version")
-    return {"type": kind, "data": data, "expected_version": expected}
+    check_expected(expected)
+    device = body.get("device")
+    if device is not None:
+        parse_device(device, "device")
+    return {"type": kind, "data": data, "expected_version": expected, "device": device}
 
 
 def apply_event(state: dict, event: dict) -> dict:
@@ -122,14 +148,234 @@ def apply_rules(state: dict, event: dict) -> dict:
 
 
 def apply_sheet(game: Game, state: dict, data: dict) -> dict:
-    check_object(data, ("player", "fields"), "data")
+    """Merge ``fields`` into a player's sheet and/or add ``add``'s numbers to it."""
+    check_object(data, ("player", "fields", "add"), "data")
     player = data.get("player")
     if player not in state["sheets"]:
         raise RuleError("Pick a player of this play.", "data.player")
+    if data.get("fields") is None and data.get("add") is None:
+        raise RuleError("A sheet change needs fields to set or numbers to add.", "data.fields")
     fields = parse_sheet(game.sheet_fields, data.get("fields"), state["options"],
                          "data.fields", fill=False)
-    state["sheets"][player].update(fields)
+    add = parse_add(game.sheet_fields_for(state["options"]), data.get("add"))
+    both = sorted(set(fields) & set(add))
+    if both:
+        raise RuleError(f"'{both[0]}' is either set or added to in one change, not both.",
+                        f"data.add.{both[0]}")
+    sheet = state["sheets"][player]
+    sheet.update(fields)
+    specs = {f.name: f for f in game.sheet_fields_for(state["options"])}
+    for name, delta in add.items():
+        sheet[name] = added(specs[name], sheet.get(name), delta, player)
     return state
+
+
+ADDABLE = ("int", "counts", "choices")
+
+
+def parse_add(specs, add: Any) -> dict:
+    """``{field: n}`` for a number field, ``{field: {key: n}}`` for a counts or choices
+    field: whole numbers, none of them 0."""
+    if add is None:
+        return {}
+    if not isinstance(add, dict):
+        raise RuleError("add must be an object of numbers to add, e.g. {\"outposts\": 1}.",
+                        "data.add")
+    by_name = {f.name: f for f in specs}
+    out: dict[str, Any] = {}
+    for name, delta in add.items():
+        where = f"data.add.{name}"
+        spec = by_name.get(name)
+        if spec is None:
+            raise RuleError(f"Unknown score-sheet field '{name}'.", where, "unknown_field")
+        if spec.kind not in ADDABLE:
+            raise RuleError(f"{spec.label} is not a number to add to; set it instead.", where)
+        if spec.kind == "int":
+            out[name] = check_delta(delta, where, spec.label)
+            continue
+        if not isinstance(delta, dict) or not delta:
+            raise RuleError(f"{spec.label}: add an object of kinds and numbers, e.g. "
+                            "{\"pig\": 1}.", where)
+        known = spec.keys or spec.choices
+        for key in delta:
+            if (known and key not in known) or not isinstance(key, str) or not key \
+                    or len(key) > MAX_NAME:
+                raise RuleError(f"{spec.label}: unknown kind '{key}'.", f"{where}.{key}",
+                                "unknown_field")
+        out[name] = {key: check_delta(n, f"{where}.{key}", spec.label)
+                     for key, n in delta.items()}
+    return out
+
+
+def added(spec, current: Any, delta: Any, player: str) -> Any:
+    """The field's value after adding; leaving the field's bounds is refused (a tap below 0
+    is a mistake to show, not to hide: clamping would also make the tap impossible to undo
+    exactly)."""
+    if spec.kind == "int":
+        return within(spec, (current or 0) + delta, player, spec.label, "")
+    if spec.kind == "counts":
+        counts = dict(current or {})
+        for key, n in delta.items():
+            counts[key] = within(spec, counts.get(key, 0) + n, player,
+                                 f"{spec.label} ({key.replace('_', ' ')})", f".{key}")
+        return counts
+    items = list(current or [])
+    for key, n in delta.items():
+        have = items.count(key) + n
+        within(spec, have, player, f"{spec.label} ({key.replace('_', ' ')})", f".{key}",
+               minimum=0, maximum=spec.max_items)
+        items = [i for i in items if i != key] + [key] * have
+    if len(items) > spec.max_items:
+        raise RuleError(f"{player}'s {spec.label} can hold at most {spec.max_items} entries.",
+                        f"data.add.{spec.name}", "out_of_range", 422)
+    order = {c: i for i, c in enumerate(spec.choices)}
+    return sorted(items, key=lambda i: order.get(i, len(order)))
+
+
+def within(spec, value: int, player: str, label: str, suffix: str, minimum: int | None = None,
+           maximum: int | None = None) -> int:
+    low = spec.minimum if minimum is None else minimum
+    high = spec.maximum if maximum is None else maximum
+    if value < low:
+        raise RuleError(f"{player}'s {label} cannot go below {low}.",
+                        f"data.add.{spec.name}{suffix}", "out_of_range", 422)
+    if value > high:
+        raise RuleError(f"{player}'s {label} cannot go above {high}.",
+                        f"data.add.{spec.name}{suffix}", "out_of_range", 422)
+    return value
+
+
+# --------------------------------------------------------------------------- undo my change
+def plan_undo_mine(state: dict, events: list[dict], device: str) -> dict:
+    """How to undo ``device``'s last change among the active ``events`` (each with
+    "position", "device", "undoes"): {"how": "head" | "compensate" | "refuse", "target",
+    "why", "code"}. Changes already undone by a compensating event are skipped."""
+    undone = {e["undoes"] for e in events if e.get("undoes") is not None}
+    target = next((e for e in reversed(events)
+                   if e.get("device") == device and e.get("undoes") is None
+                   and e["position"] not in undone), None)
+    if target is None:
+        return {"how": "refuse", "target": None, "code": "nothing_to_undo",
+                "why": "This phone has no change of its own left to undo."}
+    if target is events[-1]:
+        return {"how": "head", "target": target}
+    why = why_not_invertible(state, target)
+    if why:
+        return {"how": "refuse", "target": target, "code": "cannot_undo_out_of_order",
+                "why": why}
+    return {"how": "compensate", "target": target}
+
+
+def why_not_invertible(state: dict, event: dict) -> str | None:
+    """None when a compensating event can take ``event`` back now, else the sentence why not."""
+    label = describe_event(state, event)
+    later = ("Other changes came after it; the shared Undo takes changes back in order.")
+    if event["type"] != "sheet":
+        if get_game(state["game"]).inverse_event(event) is None:
+            return f"Your last change ({label}) cannot be taken back on its own. {later}"
+        return None
+    data = event.get("data") or {}
+    if data.get("fields"):
+        game = get_game(state["game"])
+        try:
+            wanted = parse_sheet(game.sheet_fields, data["fields"], state["options"],
+                                 "data.fields", fill=False)
+        except RuleError:
+            wanted = None
+        sheet = state["sheets"].get(data.get("player"), {})
+        if wanted is None or any(sheet.get(k) != v for k, v in wanted.items()):
+            return (f"Your last change ({label}) was changed again since; undoing it would "
+                    "overwrite that.")
+    return None
+
+
+def inverse_event(before: dict, now: dict, event: dict) -> dict | None:
+    """The event that takes ``event`` back out of order: the negated ``add``, and for
+    ``fields`` the values they had ``before`` it; None when it cannot be."""
+    if why_not_invertible(now, event):
+        return None
+    if event["type"] != "sheet":
+        return get_game(now["game"]).inverse_event(event)
+    data = event.get("data") or {}
+    player = data.get("player")
+    out: dict[str, Any] = {"player": player}
+    if data.get("fields"):
+        game = get_game(now["game"])
+        specs = {f.name: f for f in game.sheet_fields_for(now["options"])}
+        old = before["sheets"].get(player, {})
+        out["fields"] = {name: old.get(name, specs[name].empty())
+                         for name in data["fields"] if name in specs}
+    if data.get("add"):
+        out["add"] = negated(data["add"])
+    return {"type": "sheet", "data": out}
+
+
+def negated(add: Any) -> Any:
+    if isinstance(add, dict):
+        return {k: negated(v) for k, v in add.items()}
+    return -int(add)
+
+
+# --------------------------------------------------------------------------- labels
+COMMON_WORDS = {"advance": "Next phase", "finish": "End of the game",
+                "pause": "Pause the clock", "resume": "Restart the clock",
+                "box_value": "A box value"}
+
+
+def describe_event(state: dict, event: dict) -> str:
+    """An event in plain words for players: "Cecilie +1 territory", "Ann: Outposts built +1",
+    "Ann's sheet: Delivered livestock pig 3". A game may say it in its own words."""
+    game = get_game(state["game"])
+    words = game.describe_event(state, event)
+    if words:
+        return words
+    kind, data = event.get("type"), event.get("data") or {}
+    if kind == "sheet":
+        return describe_sheet(game, state, data)
+    if kind == "advance" and len(game.phases) == 1:
+        return "Next round"
+    if kind in COMMON_WORDS:
+        return COMMON_WORDS[kind]
+    words = str(kind).replace("_", " ").capitalize()
+    player = data.get("player")
+    return f"{player}: {words.lower()}" if isinstance(player, str) else words
+
+
+def describe_sheet(game: Game, state: dict, data: dict) -> str:
+    specs = {f.name: f for f in game.sheet_fields}
+    player = data.get("player") or "?"
+    parts = []
+    for name, delta in (data.get("add") or {}).items():
+        label = specs[name].label if name in specs else name
+        if isinstance(delta, dict):
+            parts += [f"{label} {k.replace('_', ' ')} {signed(n)}" for k, n in delta.items()]
+        else:
+            parts.append(f"{label} {signed(delta)}")
+    if parts and not data.get("fields"):
+        return f"{player}: {shortened(parts)}"
+    for name, value in (data.get("fields") or {}).items():
+        label = specs[name].label if name in specs else name
+        parts.append(f"{label} {shown(value)}")
+    return f"{player}'s sheet: {shortened(parts)}"
+
+
+def signed(n: Any) -> str:
+    return f"+{n}" if isinstance(n, int) and n > 0 else str(n)
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        return ", ".join(str(v).replace("_", " ") for v in value) or "none"
+    text = str(value) if value not in (None, "") else "blank"
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def shortened(parts: list[str]) -> str:
+    return "; ".join(parts[:2]) + (f" and {len(parts) - 2} more" if len(parts) > 2 else "")
 
 
 def replay(initial: dict, events: list[dict]) -> dict:

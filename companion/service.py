@@ -4,24 +4,46 @@ Takes the store as an argument; the pure rules live in companion.games and compa
 """
 from __future__ import annotations
 
-import random
-import time
+import zlib
 from collections import OrderedDict
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from threading import Lock
+
+from sqlalchemy.exc import IntegrityError
 
 from . import clock
 from .games import get_game
 from .games.base import RuleError, check_object, new_seed
-from .plays import apply_event, new_state, parse_event, replay, score_of
-from .store import Conflict, PlayRow, Store, now
+from .plays import (
+    apply_event,
+    check_expected,
+    describe_event,
+    inverse_event,
+    new_state,
+    parse_device,
+    parse_event,
+    plan_undo_mine,
+    replay,
+    score_of,
+    valid_device,
+    why_not_invertible,
+)
+from .store import Conflict, KeyRecord, PlayRow, Store, Write, now
 from .tokens import new_play_id, new_token, token_hash, view_token_for
 
 CACHE_SIZE = 512
-# A write without expected_version is retried when another phone wrote first: every round of a
-# race has a winner, so this many rounds outlast any table's worth of phones writing at once.
-WRITE_RETRIES = 30
-RETRY_PAUSE = 0.002   # seconds, times the attempt number, jittered: racers spread out
+Answer = Callable[[PlayRow, dict], bytes]
+
+
+@dataclass(frozen=True)
+class Done:
+    """A change's outcome: the play's row and state after it; ``replayed`` is the first
+    answer's record when the change was a repeat of an Idempotency-Key (nothing recorded)."""
+    row: PlayRow
+    state: dict
+    replayed: KeyRecord | None = None
 
 
 class StateCache:
@@ -92,14 +114,17 @@ class PlayService:
             raise RuleError("There is no such play.", None, "unknown_play", 404)
         return row
 
-    def state(self, row: PlayRow) -> dict:
+    def state(self, row: PlayRow, write: Write | None = None) -> dict:
         key = (row.id, row.version)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        state = replay(initial_of(row), self.store.active_events(row.id, upto=row.head))
+        events = (write.active_events(upto=row.head) if write is not None
+                  else self.store.active_events(row.id, upto=row.head))
+        state = replay(initial_of(row), events)
         state = dict(state, version=row.version)
-        self.cache.put(key, state)
+        if write is None:      # a state read inside a write is cached once that commits
+            self.cache.put(key, state)
         return state
 
     def clock_of(self, state: dict) -> dict:
@@ -108,57 +133,186 @@ class PlayService:
 
     def record(self, play_id: str, body, row: PlayRow | None = None, at=None) -> dict:
         """Validate and append one event; a stale expected_version raises Conflict."""
-        return self.record_row(play_id, body, row, at)[1]
+        return self.change(play_id, body, at=at).state
 
     def record_row(self, play_id: str, body, row: PlayRow | None = None,
                    at=None) -> tuple[PlayRow, dict]:
-        """record(), also returning the play's row after the write. ``row``, when the caller
-        has just read it (to check a token), saves reading it again; a stale one only costs a
-        retry, as the write itself checks the version. ``at``: when it happened (an import
-        keeps its events' times), else now; the event row and the game clock share it."""
+        """record(), also returning the play's row after the write."""
+        done = self.change(play_id, body, at=at)
+        return done.row, done.state
+
+    def change(self, play_id: str, body, *, key: str | None = None,
+               answer: Answer | None = None, at=None) -> Done:
+        """Validate and append one event in one locked transaction: a write without
+        expected_version waits its turn and never conflicts; a stale expected_version raises
+        Conflict. ``key`` (an Idempotency-Key) is recorded with the event, and a repeat of it
+        records nothing and returns the first answer (``answer(row, state)`` is stored).
+        ``at``: when it happened (an import keeps its events' times), else now; the event row
+        and the game clock share it."""
         event = dict(parse_event(body), at=clock.parse(at) or self.now())
-        for attempt in range(WRITE_RETRIES):
-            row = row if row is not None and row.id == play_id else self.load(play_id)
+        return self._twice(lambda: self._change(play_id, event, key, answer))
+
+    def _change(self, play_id: str, event: dict, key: str | None,
+                answer: Answer | None) -> Done:
+        with self._writing(play_id) as write:
+            done = self._replay_of(write, key)
+            if done is not None:
+                return done
+            row = write.row
             if event["expected_version"] is not None and event["expected_version"] != row.version:
                 raise Conflict(row.version)
-            state = apply_event(self.state(row), event)
+            state = apply_event(self.state(row, write), event)
             summary = summary_of(state)
-            try:
-                version = self.store.append_event(row, event, finished=state["finished"],
-                                                  summary=summary, at=event["at"])
-            except Conflict:
-                if event["expected_version"] is not None:
-                    raise
-                row = None
-                time.sleep(random.uniform(0, RETRY_PAUSE * attempt))
-                continue
+            version = write.append(event, finished=state["finished"], summary=summary,
+                                   device=event["device"], at=event["at"])
             written = replace(row, version=version, head=row.head + 1, length=row.head + 1,
                               finished=state["finished"], summary=summary, updated_at=now())
-            return written, self._remember(row.id, version, state)
-        raise Conflict(self.load(play_id).version)
+            done = Done(written, dict(state, version=version))
+            self._keep(write, key, done, answer)
+        return self._remember(done)
 
-    def move(self, play_id: str, step: int, expected_version=None) -> dict:
-        """Undo (step -1) or redo (step +1)."""
-        if expected_version is not None and (isinstance(expected_version, bool)
-                                             or not isinstance(expected_version, int)):
-            raise RuleError("expected_version must be a whole number.", "expected_version")
-        row = self.load(play_id)
-        if expected_version is not None and expected_version != row.version:
-            raise Conflict(row.version)
-        head = row.head + step
-        if head < 0:
-            raise RuleError("There is nothing to undo.", None, "nothing_to_undo", 409)
-        if head > row.length:
-            raise RuleError("There is nothing to redo.", None, "nothing_to_redo", 409)
-        state = replay(initial_of(row), self.store.active_events(row.id, upto=head))
-        version = self.store.move_head(row, head, finished=state["finished"],
-                                       summary=summary_of(state))
-        return self._remember(row.id, version, state)
+    def move(self, play_id: str, step: int, expected_version=None, *, key: str | None = None,
+             answer: Answer | None = None) -> dict:
+        """Undo (step -1) or redo (step +1) of the shared head pointer."""
+        return self.move_head(play_id, step, expected_version, key=key, answer=answer).state
 
-    def _remember(self, play_id: str, version: int, state: dict) -> dict:
-        state = dict(state, version=version)
-        self.cache.put((play_id, version), state)
-        return state
+    def move_head(self, play_id: str, step: int, expected_version=None, *,
+                  key: str | None = None, answer: Answer | None = None) -> Done:
+        check_expected(expected_version)
+        return self._twice(lambda: self._move_head(play_id, step, expected_version, key, answer))
+
+    def _move_head(self, play_id: str, step: int, expected_version, key: str | None,
+                   answer: Answer | None) -> Done:
+        with self._writing(play_id) as write:
+            done = self._replay_of(write, key)
+            if done is not None:
+                return done
+            row = write.row
+            if expected_version is not None and expected_version != row.version:
+                raise Conflict(row.version)
+            head = row.head + step
+            if head < 0:
+                raise RuleError("There is nothing to undo.", None, "nothing_to_undo", 409)
+            if head > row.length:
+                raise RuleError("There is nothing to redo.", None, "nothing_to_redo", 409)
+            done = self._to_head(write, head)
+            self._keep(write, key, done, answer)
+        return self._remember(done)
+
+    def undo_mine(self, play_id: str, device: str, *, key: str | None = None,
+                  answer: Answer | None = None) -> Done:
+        """Undo this device's last change without touching another phone's: the head moves
+        back when it is the latest change; a sheet or counter change further back gets a
+        compensating event; anything else is refused with a sentence."""
+        device = parse_device(device, "device")
+        return self._twice(lambda: self._undo_mine(play_id, device, key, answer))
+
+    def _undo_mine(self, play_id: str, device: str, key: str | None,
+                   answer: Answer | None) -> Done:
+        with self._writing(play_id) as write:
+            done = self._replay_of(write, key)
+            if done is not None:
+                return done
+            row = write.row
+            events = write.active_events(upto=row.head)
+            state = self.state(row, write)
+            plan = plan_undo_mine(state, events, device)
+            if plan["how"] == "refuse":
+                raise RuleError(plan["why"], None, plan["code"], 409)
+            if plan["how"] == "head":
+                done = self._to_head(write, row.head - 1)
+            else:
+                target = plan["target"]
+                before = replay(initial_of(row), [e for e in events
+                                              if e["position"] < target["position"]])
+                inverse = inverse_event(before, state, target)
+                if inverse is None:
+                    raise RuleError(why_not_invertible(state, target) or
+                                    "That change cannot be taken back on its own.", None,
+                                    "cannot_undo_out_of_order", 409)
+                inverse = dict(inverse, at=self.now())
+                after = apply_event(state, inverse)
+                summary = summary_of(after)
+                version = write.append(inverse, finished=after["finished"], summary=summary,
+                                       device=device, undoes=target["position"],
+                                       at=inverse["at"])
+                written = replace(row, version=version, head=row.head + 1,
+                                  length=row.head + 1, finished=after["finished"],
+                                  summary=summary, updated_at=now())
+                done = Done(written, dict(after, version=version))
+            self._keep(write, key, done, answer)
+        return self._remember(done)
+
+    def undo_info(self, row: PlayRow, device: str | None) -> dict:
+        """What the Undo buttons say: the shared one (the head change) and, for a device,
+        its own last change: {"label", "possible"}."""
+        events = self.store.active_events(row.id, upto=row.head)
+        state = self.state(row)
+        shared = f"Undo: {self._label(state, events, events[-1])}" if events else "Undo"
+        mine = {"label": "Nothing of yours to undo", "possible": False}
+        if device and valid_device(device):
+            plan = plan_undo_mine(state, events, device)
+            if plan.get("target") is not None:
+                mine = {"label": f"Undo: {self._label(state, events, plan['target'])}",
+                        "possible": plan["how"] != "refuse"}
+        return {"shared": shared, "mine": mine}
+
+    @staticmethod
+    def _label(state: dict, events: list[dict], event: dict) -> str:
+        """An event in words; a compensating event names the change it took back."""
+        if event.get("undoes") is not None:
+            target = next((e for e in events if e["position"] == event["undoes"]), None)
+            if target is not None:
+                return f"the undo of {describe_event(state, target)}"
+        return describe_event(state, event)
+
+    # ---- the steps of a write
+    @contextmanager
+    def _writing(self, play_id: str) -> Iterator[Write]:
+        if not isinstance(play_id, str) or len(play_id) > 32:
+            raise RuleError("There is no such play.", None, "unknown_play", 404)
+        with self.store.writing(play_id) as write:
+            if write.row is None:
+                raise RuleError("There is no such play.", None, "unknown_play", 404)
+            yield write
+
+    @staticmethod
+    def _twice(step: Callable[[], Done]) -> Done:
+        """Run a write; when a racer committed the same Idempotency-Key past the lock (the
+        unique key refuses the second), the second round finds it and answers as a repeat."""
+        try:
+            return step()
+        except IntegrityError:
+            return step()
+
+    def _replay_of(self, write: Write, key: str | None) -> Done | None:
+        if key is None:
+            return None
+        record = write.find_key(key)
+        if record is None:
+            return None
+        return Done(write.row, self.state(write.row, write), record)
+
+    def _to_head(self, write: Write, head: int) -> Done:
+        row = write.row
+        state = replay(initial_of(row), write.active_events(upto=head))
+        summary = summary_of(state)
+        version = write.move_head(head, finished=state["finished"], summary=summary)
+        written = replace(row, version=version, head=head, finished=state["finished"],
+                          summary=summary, updated_at=now())
+        return Done(written, dict(state, version=version))
+
+    @staticmethod
+    def _keep(write: Write, key: str | None, done: Done, answer: Answer | None) -> None:
+        if key is not None:
+            body = answer(done.row, done.state) if answer is not None else None
+            write.save_key(key, 200, done.row.version,
+                           zlib.compress(body) if body is not None else None)
+
+    def _remember(self, done: Done) -> Done:
+        if done.replayed is None:
+            self.cache.put((done.row.id, done.row.version), done.state)
+        return done
 
 
 def initial_of(row: PlayRow) -> dict:

@@ -1,12 +1,16 @@
 """SQLAlchemy Core store: plays, their append-only events, and the box catalogue.
 
 SQLite by default (WAL, one transaction per event), any SQLAlchemy URL (PostgreSQL included).
-Writes use an optimistic version check: the play row's ``version`` must still be what the
-writer read, so two phones can never overwrite each other unseen.
+A write happens in one transaction that holds the play's row lock (PostgreSQL ``SELECT ...
+FOR UPDATE``, SQLite ``BEGIN IMMEDIATE``): read the version, apply, append, bump. So writes
+of one play queue up instead of failing, and a writer that names the version it saw
+(``expected_version``) is told when the play moved on, never overwriting anything unseen.
 """
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,8 +46,27 @@ events = sa.Table(
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("discarded", sa.Boolean, nullable=False, default=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # the phone that made the change (its X-Device-Id), for "undo my last change"
+    sa.Column("device", sa.String(64), nullable=True),
+    # a compensating event: the position of the event it undoes
+    sa.Column("undoes", sa.Integer, nullable=True),
     sa.Index("ix_events_play_position", "play_id", "discarded", "position"),
 )
+
+# An Idempotency-Key seen with a change of a play: a repeat answers from here and records
+# nothing. Written in the transaction of the change itself; kept 24 hours.
+idempotency_keys = sa.Table(
+    "idempotency_keys", metadata,
+    sa.Column("play_id", sa.String(32), sa.ForeignKey("plays.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("key", sa.String(100), nullable=False),
+    sa.Column("status", sa.Integer, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("response", sa.LargeBinary, nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint("play_id", "key", name="pk_idempotency_keys"),
+)
+KEY_LIFETIME = dt.timedelta(hours=24)
 
 catalogues = sa.Table(
     "catalogues", metadata,
@@ -56,6 +79,7 @@ catalogues = sa.Table(
 # Built once: every request reads a play, and building a select of all its columns costs
 # more than running it (a profile of recording an event on PostgreSQL showed it).
 LOAD_PLAY = sa.select(plays).where(plays.c.id == sa.bindparam("play_id"))
+LOCK_PLAY = LOAD_PLAY.with_for_update()
 PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash)
                .where(plays.c.id == sa.bindparam("play_id")))
 PLAY_VERSIONS = (sa.select(plays.c.id, plays.c.version)
@@ -71,6 +95,14 @@ class Conflict(Exception):
     def __init__(self, current_version: int):
         super().__init__(f"The play is now at version {current_version}.")
         self.current_version = current_version
+
+
+@dataclass(frozen=True)
+class KeyRecord:
+    """What a change with an Idempotency-Key answered the first time."""
+    status: int
+    version: int
+    response: bytes | None
 
 
 @dataclass(frozen=True)
@@ -170,60 +202,64 @@ class Store:
         for listener in self.listeners:
             listener(play_id, version)
 
-    def active_events(self, play_id: str, upto: int | None = None) -> list[dict]:
+    def active_events(self, play_id: str, upto: int | None = None, conn=None) -> list[dict]:
         """The events of the current branch in order (the first ``upto`` of them)."""
         query = (sa.select(events.c.type, events.c.data, events.c.position,
-                           events.c.created_at)
+                           events.c.created_at, events.c.device, events.c.undoes)
                  .where(events.c.play_id == play_id, events.c.discarded.is_(False))
                  .order_by(events.c.position))
         if upto is not None:
             query = query.where(events.c.position <= upto)
-        with self.engine.connect() as conn:
+        with self._reading(conn) as c:
             return [{"type": r.type, "data": r.data, "position": r.position,
-                     "at": r.created_at} for r in conn.execute(query)]
+                     "at": r.created_at, "device": r.device, "undoes": r.undoes}
+                    for r in c.execute(query)]
+
+    @contextmanager
+    def _reading(self, conn) -> Iterator:
+        if conn is not None:
+            yield conn
+            return
+        with self.engine.connect() as fresh:
+            yield fresh
+
+    @contextmanager
+    def writing(self, play_id: str) -> Iterator[Write]:
+        """One write transaction holding the play's row lock (None as ``row`` when there is
+        no such play). Other writers of the play wait for it instead of failing."""
+        with self.engine.connect() as conn:
+            if self.engine.dialect.name == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            found = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()
+            write = Write(self, conn, PlayRow(**found._mapping) if found else None)
+            try:
+                yield write
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+        if write.version is not None:
+            self._changed(play_id, write.version)
 
     def append_event(self, play: PlayRow, event: dict, *, finished: bool,
                      summary: dict | None, at: dt.datetime | None = None) -> int:
-        """Append after the head (discarding an undone branch); returns the new version.
+        """Append after the head in a transaction of its own; returns the new version.
         Raises Conflict when the play moved on since ``play`` was read. ``at``: the event's
         time (the one the game clock counted), else now."""
-        stamp = at or now()
         with self.engine.begin() as conn:
-            self._bump(conn, play, head=play.head + 1, length=play.head + 1,
-                       finished=finished, summary=summary, stamp=stamp)
-            if play.length > play.head:
-                conn.execute(events.update()
-                             .where(events.c.play_id == play.id,
-                                    events.c.discarded.is_(False),
-                                    events.c.position > play.head)
-                             .values(discarded=True))
-            conn.execute(events.insert().values(
-                play_id=play.id, position=play.head + 1, type=event["type"],
-                data=event.get("data") or {}, discarded=False, created_at=stamp))
-        self._changed(play.id, play.version + 1)
-        return play.version + 1
+            version = Write(self, conn, play).append(event, finished=finished,
+                                                     summary=summary, at=at)
+        self._changed(play.id, version)
+        return version
 
     def move_head(self, play: PlayRow, head: int, *, finished: bool,
                   summary: dict | None) -> int:
         """Undo or redo: move the pointer; returns the new version."""
         with self.engine.begin() as conn:
-            self._bump(conn, play, head=head, length=play.length, finished=finished,
-                       summary=summary, stamp=now())
-        self._changed(play.id, play.version + 1)
-        return play.version + 1
-
-    def _bump(self, conn, play: PlayRow, *, head, length, finished, summary, stamp) -> None:
-        result = conn.execute(
-            plays.update()
-            .where(plays.c.id == play.id, plays.c.version == play.version)
-            .values(version=play.version + 1, head=head, length=length,
-                    finished=finished, summary=summary, updated_at=stamp))
-        if result.rowcount != 1:
-            current = conn.execute(sa.select(plays.c.version)
-                                   .where(plays.c.id == play.id)).scalar()
-            raise Conflict(current if current is not None else play.version)
-        if conn.dialect.name == "postgresql":
-            conn.execute(NOTIFY_CHANGE, {"payload": f"{play.id}:{play.version + 1}"})
+            version = Write(self, conn, play).move_head(head, finished=finished,
+                                                        summary=summary)
+        self._changed(play.id, version)
+        return version
 
     def recent_plays(self, limit: int = 20, finished: bool | None = None,
                      game: str | None = None) -> list[PlayRow]:
@@ -248,3 +284,71 @@ class Store:
             if updated.rowcount == 0:
                 conn.execute(catalogues.insert().values(game=game, data=data,
                                                         updated_at=now()))
+
+
+class Write:
+    """The steps of one write transaction on one play (see Store.writing)."""
+
+    def __init__(self, store: Store, conn, row: PlayRow | None):
+        self.store, self.conn, self.row = store, conn, row
+        self.version: int | None = None     # the play's version once this write bumped it
+
+    def active_events(self, upto: int | None = None) -> list[dict]:
+        return self.store.active_events(self.row.id, upto, conn=self.conn)
+
+    def find_key(self, key: str) -> KeyRecord | None:
+        found = self.conn.execute(
+            sa.select(idempotency_keys.c.status, idempotency_keys.c.version,
+                      idempotency_keys.c.response)
+            .where(idempotency_keys.c.play_id == self.row.id, idempotency_keys.c.key == key)
+            .where(idempotency_keys.c.created_at > now() - KEY_LIFETIME)).first()
+        return KeyRecord(found.status, found.version, found.response) if found else None
+
+    def save_key(self, key: str, status: int, version: int, response: bytes | None) -> None:
+        """Remember the key with this transaction's change; expired keys of the play go."""
+        stamp = now()
+        self.conn.execute(idempotency_keys.delete().where(
+            idempotency_keys.c.play_id == self.row.id,
+            idempotency_keys.c.created_at <= stamp - KEY_LIFETIME))
+        self.conn.execute(idempotency_keys.insert().values(
+            play_id=self.row.id, key=key, status=status, version=version, response=response,
+            created_at=stamp))
+
+    def append(self, event: dict, *, finished: bool, summary: dict | None,
+               device: str | None = None, undoes: int | None = None,
+               at: dt.datetime | None = None) -> int:
+        """Append after the head (discarding an undone branch); returns the new version.
+        ``at``: the event's time (the one the game clock counted), else now."""
+        play, conn, stamp = self.row, self.conn, at or now()
+        self._bump(head=play.head + 1, length=play.head + 1, finished=finished,
+                   summary=summary, stamp=stamp)
+        if play.length > play.head:
+            conn.execute(events.update()
+                         .where(events.c.play_id == play.id, events.c.discarded.is_(False),
+                                events.c.position > play.head)
+                         .values(discarded=True))
+        conn.execute(events.insert().values(
+            play_id=play.id, position=play.head + 1, type=event["type"],
+            data=event.get("data") or {}, discarded=False, created_at=stamp, device=device,
+            undoes=undoes))
+        return play.version + 1
+
+    def move_head(self, head: int, *, finished: bool, summary: dict | None) -> int:
+        self._bump(head=head, length=self.row.length, finished=finished, summary=summary,
+                   stamp=now())
+        return self.row.version + 1
+
+    def _bump(self, *, head, length, finished, summary, stamp) -> None:
+        play = self.row
+        result = self.conn.execute(
+            plays.update()
+            .where(plays.c.id == play.id, plays.c.version == play.version)
+            .values(version=play.version + 1, head=head, length=length,
+                    finished=finished, summary=summary, updated_at=stamp))
+        if result.rowcount != 1:
+            current = self.conn.execute(sa.select(plays.c.version)
+                                        .where(plays.c.id == play.id)).scalar()
+            raise Conflict(current if current is not None else play.version)
+        self.version = play.version + 1
+        if self.conn.dialect.name == "postgresql":
+            self.conn.execute(NOTIFY_CHANGE, {"payload": f"{play.id}:{self.version}"})

@@ -128,6 +128,18 @@ def check_int(value: Any, field: str, label: str | None = None,
     return value
 
 
+def check_delta(value: Any, field: str, label: str | None = None,
+                limit: int = MAX_NUMBER) -> int:
+    """A number to add (a tap's +1 or -1): a whole number other than 0, at most ``limit``
+    either way."""
+    if isinstance(value, str) and is_whole_number_text(value):
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or value == 0 or abs(value) > limit:
+        raise RuleError(f"{label or field}: add a whole number other than 0 "
+                        f"(at most {limit} either way).", field)
+    return value
+
+
 def is_whole_number_text(text: str) -> bool:
     """"12" or "-3" in ASCII digits (str.isdigit also accepts "²", which int() refuses)."""
     digits = text.strip().removeprefix("-")
@@ -457,6 +469,16 @@ class Game:
         state["round"] += 1
         state["phase"] = phases[0]
         return state
+
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        """The event in the game's own plain words for players ("Cecilie +1 territory"), or
+        None for the common wording (companion.plays.describe_event)."""
+        return None
+
+    def inverse_event(self, event: dict) -> dict | None:
+        """The game event that takes ``event`` back when later changes stand after it (a
+        counter's negated ``add``), or None when it cannot be taken back out of order."""
+        return None
 
     def score_body(self, state: dict) -> dict:
         """The scoring request for a play's current sheets (scored with

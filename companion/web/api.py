@@ -1,15 +1,19 @@
 """/api/v1: JSON for machines, exactly as shared/design/api.md names it."""
 from __future__ import annotations
 
+import zlib
+
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from ..games import GAMES, get_game
-from ..games.base import RuleError
+from ..games.base import RuleError, check_object
 from ..plays import run_score, run_setup, score_of
 from ..qr import qr_svg
+from ..service import Done
 from ..store import PlayRow
 from ..tokens import token_role
 from . import service
+from .changes import REPLAYED_HEADER, idempotency_key
 from .jsoncheck import check_json
 from .links import play_links, share_link
 from .openapi import openapi_document
@@ -105,9 +109,10 @@ def get_play(play_id):
 
 @bp.post("/plays/<play_id>/events")
 def post_event(play_id):
-    row = authorised(play_id, "edit")
-    row, state = service().record_row(play_id, json_body(), row)
-    return jsonify({"state": state_json(row, state)})
+    authorised(play_id, "edit")
+    key = idempotency_key()
+    return change_response(service().change(play_id, json_body(), key=key,
+                                            answer=answer_bytes))
 
 
 @bp.post("/plays/<play_id>/undo")
@@ -122,11 +127,35 @@ def redo(play_id):
 
 def _move(play_id: str, step: int):
     authorised(play_id, "edit")
+    key = idempotency_key()
     body = json_body(optional=True)
-    if not isinstance(body, dict):
-        raise RuleError("The body must be a JSON object.", None)
-    state = service().move(play_id, step, body.get("expected_version"))
-    return jsonify({"state": state_json(service().load(play_id), state)})
+    check_object(body, ("expected_version", "device") if step < 0 else ("expected_version",),
+                 message="The body must be a JSON object.")
+    if body.get("device") is not None:
+        if body.get("expected_version") is not None:
+            raise RuleError("Send either device (undo that device's last change) or "
+                            "expected_version (undo the latest change), not both.", "device")
+        return change_response(service().undo_mine(play_id, body["device"], key=key,
+                                                   answer=answer_bytes))
+    return change_response(service().move_head(play_id, step, body.get("expected_version"),
+                                               key=key, answer=answer_bytes))
+
+
+def answer_bytes(row: PlayRow, state: dict) -> bytes:
+    """The JSON a change answers, stored with its Idempotency-Key for a repeat."""
+    return current_app.json.dumps({"state": state_json(row, state)}).encode()
+
+
+def change_response(done: Done) -> Response:
+    """A change's answer; a repeated Idempotency-Key gets the first answer's status and body
+    (the first answer's state, not today's) with Idempotent-Replayed: true."""
+    if done.replayed is None:
+        return Response(answer_bytes(done.row, done.state), mimetype="application/json")
+    record = done.replayed
+    body = (zlib.decompress(record.response) if record.response is not None
+            else answer_bytes(done.row, done.state))
+    return Response(body, status=record.status, mimetype="application/json",
+                    headers={REPLAYED_HEADER: "true"})
 
 
 @bp.get("/plays/<play_id>/scoresheet.pdf")

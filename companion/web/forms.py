@@ -44,8 +44,14 @@ def event_body(form, game: Game, state: dict) -> dict:
     body = {"type": form.get("type") or "", "data": {},
             "expected_version": coerce(expected) if expected else None}
     if body["type"] == "sheet":
-        body["data"] = {"player": form.get("player"),
-                        "fields": sheet_fields_from_form(form, game, state)}
+        add = adds_from_form(form)
+        bump_to_add(form.get("bump"), add)
+        fields = sheet_fields_from_form(form, game, state)
+        for name in add:
+            fields.pop(name, None)    # a tap adds to what is stored, not to what the form held
+        body["data"] = {"player": form.get("player"), "fields": fields}
+        if add:
+            body["data"]["add"] = add
         return body
     if form.get("data"):
         body["data"] = loads_checked(form["data"], "data")
@@ -58,7 +64,48 @@ def event_body(form, game: Game, state: dict) -> dict:
         elif key.startswith("s:"):
             # free text kept as typed (an island called "3" stays a name, not a number)
             body["data"][key[2:]] = form.getlist(key)[-1].strip()
+    add = adds_from_form(form)
+    if add:
+        body["data"]["add"] = add
     return body
+
+
+def adds_from_form(form) -> dict:
+    """``add:<field>=<n>`` and ``add:<field>.<key>=<n>`` form keys as the event's ``add``
+    object; ``d:add=<n>`` (a game counter's own delta) is left to the ``d:`` keys."""
+    add: dict[str, Any] = {}
+    for key in form:
+        if not key.startswith("add:") or len(key) > 120:
+            continue
+        name, _, sub = key[4:].partition(".")
+        value = coerce(form.getlist(key)[-1])
+        if sub:
+            entry = add.setdefault(name, {})
+            if not isinstance(entry, dict):
+                raise RuleError(f"'{name}' is added to twice in one form.", f"data.add.{name}")
+            entry[sub] = value
+        elif name in add:
+            raise RuleError(f"'{name}' is added to twice in one form.", f"data.add.{name}")
+        else:
+            add[name] = value
+    return add
+
+
+def bump_to_add(bump: str | None, add: dict) -> None:
+    """The older +/- button ("field:+1" or "field.key:-1") is an ``add`` too."""
+    if not bump or ":" not in bump:
+        return
+    target, _, delta = bump.rpartition(":")
+    step = coerce(delta.lstrip("+"))
+    if not isinstance(step, int) or isinstance(step, bool) or not step:
+        return
+    name, _, key = target.partition(".")
+    if key:
+        add.setdefault(name, {})
+        if isinstance(add[name], dict):
+            add[name][key] = add[name].get(key, 0) + step
+    elif name not in add:
+        add[name] = step
 
 
 def sheet_fields_from_form(form, game: Game, state: dict) -> dict:
@@ -81,7 +128,6 @@ def sheet_fields_from_form(form, game: Game, state: dict) -> dict:
                 fields[spec.name] = counts
         elif key in form:
             fields[spec.name] = coerce(form[key]) if spec.kind == "int" else form[key]
-    apply_bump(form.get("bump"), fields, state, form.get("player"))
     lists = {f.name for f in active_fields(game.sheet_fields, state["options"]) if f.kind == "list"}
     apply_list_edit(form, fields, state, form.get("player"), lists)
     return fields
@@ -126,32 +172,6 @@ def parse_choice_counts(form, spec) -> dict | None:
     return form.get(f"f:{spec.name}")
 
 
-def _as_counts(value: Any) -> dict:
-    """Counts per key from a counts dict or a "choices" list (one entry per item)."""
-    if isinstance(value, list):
-        return {item: value.count(item) for item in value if isinstance(item, str)}
-    return dict(value) if isinstance(value, dict) else {}
-
-
-def apply_bump(bump: str | None, fields: dict, state: dict, player: str | None) -> None:
-    """A +/- button: "field:+1" or "field.key:-1" added to the posted (or current) value."""
-    if not bump or ":" not in bump:
-        return
-    target, _, delta = bump.rpartition(":")
-    step = coerce(delta.lstrip("+"))
-    if not isinstance(step, int) or isinstance(step, bool):
-        return
-    name, _, key = target.partition(".")
-    current = (state["sheets"].get(player) or {})
-    if key:
-        counts = _as_counts(fields.get(name) or current.get(name))
-        counts[key] = max(0, _as_int(counts.get(key)) + step)
-        fields[name] = counts
-    else:
-        base = fields.get(name, current.get(name, 0))
-        fields[name] = max(0, _as_int(base) + step)
-
-
 def apply_list_edit(form, fields: dict, state: dict, player: str | None, lists: set) -> None:
     """Tap-to-add and tap-to-remove buttons of a list field: "push" = "field:value" appends
     a value, "pop" = "field:index" removes one entry (from the posted or current list)."""
@@ -168,6 +188,3 @@ def apply_list_edit(form, fields: dict, state: dict, player: str | None, lists: 
             del items[value]
         fields[name] = items
 
-
-def _as_int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -6,6 +6,24 @@ from ..games import GAMES
 GAME_IDS = list(GAMES)
 ERROR = {"$ref": "#/components/schemas/Error"}
 JSON_OBJECT = {"type": "object"}
+DEVICE = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$",
+          "description": "The device (phone or client) making the change: 1 to 64 printable "
+                         "ASCII characters without spaces. Recorded with the event; undo "
+                         "with a device takes back that device's last change."}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[ -~]+$"},
+    "description": "One key per change (e.g. a UUID made when the person tapped), 1 to 100 "
+                   "printable ASCII characters. A repeat with the same key on the same play "
+                   "within 24 hours records nothing and answers the first answer's status and "
+                   "body (the state right after the first request, not today's) with the "
+                   "header Idempotent-Replayed: true. A request that failed recorded nothing, "
+                   "so its repeat is tried afresh. The key is stored in the transaction of the "
+                   "change, so two identical requests at once record once. A malformed key is "
+                   "a 400 naming the header."}
+REPLAYED = {"Idempotent-Replayed": {
+    "description": "true when this is the stored answer to a repeated Idempotency-Key",
+    "schema": {"type": "string", "enum": ["true"]}}}
 
 
 def _errors(*codes: int) -> dict:
@@ -15,6 +33,12 @@ def _errors(*codes: int) -> dict:
 
 def _ok(schema: dict, status: str = "200", kind: str = "application/json") -> dict:
     return {status: {"description": "success", "content": {kind: {"schema": schema}}}}
+
+
+def _change_ok() -> dict:
+    ok = _ok(_ref("StateResponse"))
+    ok["200"]["headers"] = REPLAYED
+    return ok
 
 
 def _body(schema: dict, required: bool = True) -> dict:
@@ -68,9 +92,20 @@ def _schemas() -> dict:
             "type": {"type": "string", "description": (
                 "Every game: sheet, advance, finish, box_value, and the game clock's pause "
                 "(stop counting play time) and resume (count on); each game adds its own.")},
-            "data": JSON_OBJECT,
-            "expected_version": {"type": ["integer", "null"]}},
+            "data": {"type": "object", "description": (
+                'e.g. {"player", "fields": {...}} to set sheet fields, {"player", "add": '
+                '{field: n}} to add n to a number field ({field: {key: n}} for a counts or '
+                'choices field; a result outside the field\'s bounds is a 422 '
+                'out_of_range, nothing is clamped), or a game\'s own event data (Reavers '
+                '"territories" and Explorers "update_island" / "set_influence" also take '
+                '"add"). Adds commute: send them without expected_version.')},
+            "expected_version": {"type": ["integer", "null"], "description": (
+                "The version the change was made on: a stale one is a 409 and records "
+                "nothing. Absent or null: no check; such a write waits for the play's lock "
+                "and never answers 409.")},
+            "device": DEVICE},
             "examples": [{"type": "sheet", "data": {"player": "Ann", "fields": {"vp": 4}}},
+                         {"type": "sheet", "data": {"player": "Ann", "add": {"vp": 1}}},
                          {"type": "pause"}, {"type": "resume"}]},
         "Clock": {
             "type": "object", "required": ["started_at", "finished_at", "running", "elapsed_s"],
@@ -81,6 +116,16 @@ def _schemas() -> dict:
                 "finished_at": {"type": ["string", "null"], "format": "date-time"},
                 "running": {"type": "boolean"},
                 "elapsed_s": {"type": "integer", "minimum": 0}}},
+        "UndoRequest": {"type": "object", "properties": {
+            "expected_version": {"type": ["integer", "null"]},
+            "device": {**DEVICE, "description": (
+                "Undo this device's last change instead of the latest one: the head moves "
+                "back when it is the latest; a sheet or counter change further back gets a "
+                "compensating event; anything else (a turn end, advance) is a 409 "
+                "cannot_undo_out_of_order with a sentence. Not together with "
+                "expected_version.")}}},
+        "RedoRequest": {"type": "object", "properties": {
+            "expected_version": {"type": ["integer", "null"]}}},
     }
 
 
@@ -110,15 +155,16 @@ def _paths() -> dict:
             "A play's state", {**_ok(_ref("StateResponse")), **_errors(401, 403)},
             params=[play], secure=True)},
         "/api/v1/plays/{play_id}/events": {"post": _op(
-            "Record an event", {**_ok(_ref("StateResponse")),
+            "Record an event", {**_change_ok(),
                                 **_errors(400, 401, 403, 409, 413, 415, 422)},
-            _body(_ref("Event")), [play], True)},
+            _body(_ref("Event")), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/undo": {"post": _op(
-            "Undo the last event", {**_ok(_ref("StateResponse")), **_errors(401, 403, 409)},
-            _body(JSON_OBJECT, False), [play], True)},
+            "Undo the last event (or, with device, that device's last change)",
+            {**_change_ok(), **_errors(400, 401, 403, 409, 415, 422)},
+            _body(_ref("UndoRequest"), False), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/redo": {"post": _op(
-            "Redo an undone event", {**_ok(_ref("StateResponse")), **_errors(401, 403, 409)},
-            _body(JSON_OBJECT, False), [play], True)},
+            "Redo an undone event", {**_change_ok(), **_errors(400, 401, 403, 409, 415)},
+            _body(_ref("RedoRequest"), False), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/scoresheet.pdf": {"get": _op(
             "The score sheet as PDF", {**_ok({"type": "string"}, kind="application/pdf"),
                                        **_errors(401, 403)}, params=[play], secure=True)},

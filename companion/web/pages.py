@@ -23,6 +23,13 @@ from ..qr import qr_svg
 from ..store import Conflict, PlayRow
 from ..tokens import token_role
 from . import service
+from .changes import (
+    DEVICE_HEADER,
+    REPLAYED_HEADER,
+    device_header,
+    idempotency_key,
+    quiet_device,
+)
 from .forms import event_body, new_play_body
 from .jsoncheck import uploaded_json
 from .links import role_links, share_link
@@ -69,10 +76,13 @@ def open_play(play_id: str, token: str) -> tuple[PlayRow, str]:
 def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
     state = service().state(row)
     game = get_game(row.game)
+    undo = (service().undo_info(row, quiet_device()) if role == "edit"
+            else {"shared": "Undo", "mine": {"label": "", "possible": False}})
     return {"row": row, "state": state, "game": game, "role": role, "token": token,
             "score": score_of(state), "clock": service().clock_of(state),
             "fields": game.sheet_fields_for(state["options"]),
             "can_undo": row.can_undo, "can_redo": row.can_redo,
+            "undo_label": undo["shared"], "undo_mine": undo["mine"],
             "links": role_links(row.id, role, token), **extra}
 
 
@@ -105,15 +115,18 @@ def post_event(play_id, token):
         abort(403)
     game = get_game(row.game)
     try:
-        written, _ = service().record_row(
-            play_id, event_body(request.form, game, service().state(row)), row)
+        key, device = idempotency_key(), device_header()
+        body = event_body(request.form, game, service().state(row))
+        if device is not None:
+            body["device"] = device
+        done = service().change(play_id, body, key=key)
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
         return _play_block(play_id, token, 409, error=(
             "Someone else changed the play a moment ago. Here is the fresh state: "
             "check it and enter your change again."))
-    return _play_block(play_id, token, 200, opened=(written, role))
+    return _answer(play_id, token, done, role)
 
 
 @bp.post("/plays/<play_id>/<token>/<any(undo, redo):move>")
@@ -122,14 +135,33 @@ def move(play_id, token, move):
     if role != "edit":
         abort(403)
     try:
-        service().move(play_id, -1 if move == "undo" else 1,
-                       request.form.get("expected_version", type=int))
+        key = idempotency_key()
+        if move == "undo" and request.form.get("mine") == "1":
+            device = device_header()
+            if device is None:
+                raise RuleError("This phone did not say who it is, so its own last change "
+                                "is unknown; reload the page.", DEVICE_HEADER)
+            done = service().undo_mine(play_id, device, key=key)
+        else:
+            done = service().move_head(play_id, -1 if move == "undo" else 1,
+                                       request.form.get("expected_version", type=int), key=key)
     except RuleError as err:
-        return _play_block(play_id, token, err.status, error=err.message)
+        return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
         return _play_block(play_id, token, 409, error=(
             "Someone else changed the play a moment ago; nothing was undone. Look again."))
-    return _play_block(play_id, token, 200)
+    return _answer(play_id, token, done, role)
+
+
+def _answer(play_id: str, token: str, done, role: str):
+    """The block after a change; a repeated Idempotency-Key answers with the first answer's
+    status (and today's block: the phone wants the fresh state) and records nothing."""
+    if done.replayed is None:
+        return _play_block(play_id, token, 200, opened=(done.row, role))
+    response = _play_block(play_id, token, done.replayed.status)
+    response = current_app.make_response(response)
+    response.headers[REPLAYED_HEADER] = "true"
+    return response
 
 
 def _play_block(play_id: str, token: str, status: int, opened=None, **extra):

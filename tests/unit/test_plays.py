@@ -57,7 +57,7 @@ def test_finished_play_takes_only_sheet_corrections():
 
 def test_parse_event_checks_shape():
     assert parse_event({"type": "advance"}) == {"type": "advance", "data": {},
-                                                "expected_version": None}
+                                                "expected_version": None, "device": None}
     for bad, field in (([], None), ({"type": ""}, "type"), ({"type": "x", "data": 3}, "data"),
                        ({"type": "x", "expected_version": "1"}, "expected_version"),
                        ({"type": "x", "extra": 1}, "extra")):

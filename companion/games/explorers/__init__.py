@@ -80,6 +80,12 @@ class ExplorersGame(Game):
     def apply(self, state: dict, event: dict) -> dict:
         return play.apply_event(state, event)
 
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        return play.describe(state, event)
+
+    def inverse_event(self, event: dict) -> dict | None:
+        return play.inverse(event)
+
     def advance(self, state: dict) -> dict:
         """One turn is over (the same as the "turn" event)."""
         return play.end_turn(state)

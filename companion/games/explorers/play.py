@@ -4,16 +4,18 @@ Events (besides the common "sheet", "advance" and "finish"):
 - "turn" {}: the current player's turn is over (same as "advance"); after the last turn the
   table says ``game_over`` (the play is not finished, so islands and sheets can be entered).
 - "add_island" {tiles, complete?, unraided_fortress?, name?, influence?}
-- "update_island" {island: index, tiles?, complete?, unraided_fortress?, name?, influence?}
+- "update_island" {island: index, tiles?, complete?, unraided_fortress?, name?, influence?,
+  add?: {tiles: n}}: ``add`` counts tiles on from the stored value (taps commute)
 - "remove_island" {island: index}
-- "set_influence" {island: index, player, vikings?, outposts?, mill?, workshop?, barracks?}
+- "set_influence" {island: index, player, vikings?, outposts?, mill?, workshop?, barracks?,
+  add?: {piece: n}}
 - "keep_captain" {player, captain}: the captain a player keeps of the 2 dealt.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int
+from ..base import RuleError, check_delta, check_int
 from .islands import INFLUENCE, ISLAND_KEYS, parse_islands, parse_pieces
 
 
@@ -128,10 +130,13 @@ def add_island(state: dict, data: dict) -> dict:
 
 
 def update_island(state: dict, data: dict) -> dict:
-    check_keys(data, ISLAND_KEYS + ("island",))
+    check_keys(data, ISLAND_KEYS + ("island", "add"))
+    add = adds_of(data, ("tiles",))
     i = island_index(state, data)
     islands = list(state["table"]["islands"])
-    islands[i] = {**islands[i], **{k: v for k, v in data.items() if k != "island"}}
+    islands[i] = {**islands[i], **{k: v for k, v in data.items() if k not in ("island", "add")}}
+    if add:
+        islands[i]["tiles"] = islands[i]["tiles"] + add["tiles"]
     return store_islands(state, islands, i, "data.influence.{player}.{key}")
 
 
@@ -143,18 +148,45 @@ def remove_island(state: dict, data: dict) -> dict:
 
 
 def set_influence(state: dict, data: dict) -> dict:
-    check_keys(data, ("island", "player") + tuple(INFLUENCE))
+    check_keys(data, ("island", "player", "add") + tuple(INFLUENCE))
+    add = adds_of(data, tuple(INFLUENCE))
     i = island_index(state, data)
     player = data.get("player")
     if player not in names_of(state):
         raise RuleError("Pick a player of this play.", "data.player")
-    pieces = {k: v for k, v in data.items() if k not in ("island", "player")}
+    pieces = {k: v for k, v in data.items() if k not in ("island", "player", "add")}
     pieces = parse_pieces(pieces, "data", state["options"]["rocks_of_ruin"], fill=False)
     islands = [dict(island) for island in state["table"]["islands"]]
     influence = {p: dict(v) for p, v in islands[i]["influence"].items()}
+    held = influence.get(player, {})
+    for key, n in add.items():
+        if held.get(key, 0) + n < 0:
+            raise RuleError(f"{player} has {held.get(key, 0)} {key} there; none can be "
+                            "taken away below 0.", f"data.add.{key}", "out_of_range", 422)
+        pieces[key] = held.get(key, 0) + n
     influence[player] = {**influence.get(player, {}), **pieces}
     islands[i]["influence"] = influence
     return store_islands(state, islands, i, "data.{key}")
+
+
+def adds_of(data: dict, allowed: tuple) -> dict:
+    """The event's ``add`` object: {key: a whole number other than 0} for keys in ``allowed``,
+    none of which is also set in the same event."""
+    add = data.get("add")
+    if add is None:
+        return {}
+    if not isinstance(add, dict) or not add:
+        raise RuleError(f"add must be an object of numbers, e.g. {{\"{allowed[0]}\": 1}}.",
+                        "data.add")
+    out = {}
+    for key, n in add.items():
+        if key not in allowed:
+            raise RuleError(f"Unknown field '{key}'.", f"data.add.{key}", "unknown_field")
+        if key in data:
+            raise RuleError(f"'{key}' is either set or added to in one change, not both.",
+                            f"data.add.{key}")
+        out[key] = check_delta(n, f"data.add.{key}", key, 100)
+    return out
 
 
 # --------------------------------------------------------------------------- captains
@@ -204,3 +236,44 @@ def start_table(state: dict) -> dict:
 
 def islands_for_scoring(state: dict) -> list[dict]:
     return [dict(island) for island in state["table"].get("islands", [])]
+
+
+# --------------------------------------------------------------------------- words, undo
+def island_label(state: dict, index: Any) -> str:
+    islands = state["table"]["islands"]
+    if isinstance(index, int) and 0 <= index < len(islands) and islands[index].get("name"):
+        return islands[index]["name"]
+    return f"island {index + 1}" if isinstance(index, int) else "an island"
+
+
+def describe(state: dict, event: dict) -> str | None:
+    """Explorers' changes in players' words: "Ann +1 viking on island 2"."""
+    kind, data = event.get("type"), event.get("data") or {}
+    where = island_label(state, data.get("island"))
+    add = data.get("add") if isinstance(data.get("add"), dict) else {}
+    if kind == "set_influence" and add:
+        return f"{data.get('player')} " + ", ".join(
+            f"{'+' if n > 0 else ''}{n} {piece if abs(n) != 1 else piece.rstrip('s')}"
+            for piece, n in add.items()) + f" on {where}"
+    if kind == "set_influence":
+        return f"{data.get('player')}'s pieces on {where}"
+    if kind == "update_island" and "tiles" in add:
+        n = add["tiles"]
+        tiles = "tile" if abs(n) == 1 else "tiles"
+        return f"{where[:1].upper()}{where[1:]}: {'+' if n > 0 else ''}{n} {tiles}"
+    if kind == "update_island":
+        return f"{where[:1].upper()}{where[1:]} changed"
+    return {"turn": "End of turn", "add_island": "A new island",
+            "remove_island": f"{where[:1].upper()}{where[1:]} removed",
+            "keep_captain": f"{data.get('player')} keeps {data.get('captain')}"}.get(kind)
+
+
+def inverse(event: dict) -> dict | None:
+    """A counter change (``add``) is taken back by its negation. The page's island form also
+    sends the values it shows (complete, name); those stay as they are now."""
+    kind, data = event.get("type"), event.get("data") or {}
+    add = data.get("add")
+    if kind not in ("update_island", "set_influence") or not isinstance(add, dict):
+        return None
+    kept = {k: data[k] for k in ("island", "player") if k in data}
+    return {"type": kind, "data": {**kept, "add": {k: -n for k, n in add.items()}}}

@@ -116,6 +116,16 @@ class ReaversGame(Game):
             return super().apply(state, event)
         return handler(state, event.get("data") or {})
 
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        return table.describe(state, event)
+
+    def inverse_event(self, event: dict) -> dict | None:
+        data = event.get("data") or {}
+        if event.get("type") == "territories" and isinstance(data.get("add"), int):
+            return {"type": "territories",
+                    "data": {"player": data.get("player"), "add": -data["add"]}}
+        return None
+
     def advance(self, state: dict) -> dict:
         """actions -> cleanup (territory glory, Honor Ship passes) -> next round's actions,
         whose pawn order starts at the Start Player marker; after round 6, finished."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, seat_after
+from ..base import RuleError, check_delta, check_int, seat_after
 
 LOCATIONS = {"recruit_reavers": "Recruit Reavers", "trade_with_villages": "Trade with Villages",
              "raid_villages": "Raid Villages", "raid_keeps": "Raid Keeps",
@@ -148,10 +148,22 @@ def place(state: dict, data: dict) -> dict:
 
 
 def set_territories(state: dict, data: dict) -> dict:
-    """How many territory tiles a player holds now (cleanup adds 1 glory per tile)."""
-    check_keys(data, ("player", "count"))
+    """How many territory tiles a player holds now (cleanup adds 1 glory per tile): ``count``
+    sets it, ``add`` (+1 / -1 taps) counts on from the stored value, so taps commute."""
+    check_keys(data, ("player", "count", "add"))
     player = check_player(state, data.get("player"), "data.player")
-    count = check_int(data.get("count"), "data.count", "Territories held", 0, MAX_TERRITORIES)
+    if ("count" in data) == ("add" in data):
+        raise RuleError("Send either count (territories held) or add (a change), not both.",
+                        "data.count")
+    if "add" in data:
+        held = state["table"]["territories"][player]
+        count = held + check_delta(data["add"], "data.add", "Territories", MAX_TERRITORIES)
+        if not 0 <= count <= MAX_TERRITORIES:
+            raise RuleError(f"{player} holds {held} territories; that would make {count}.",
+                            "data.add", "out_of_range", 422)
+    else:
+        count = check_int(data.get("count"), "data.count", "Territories held", 0,
+                          MAX_TERRITORIES)
     state["table"]["territories"][player] = count
     if state["phase"] == "cleanup":
         record_cleanup_glory(state)
@@ -210,3 +222,17 @@ def round_notices(state: dict) -> list[str]:
     pawn = "the Honor Ship" if (table["honor_ship"] and done == total - 1) else "a Longship pawn"
     return [f"Round {state['round']}: {table['next_player']} places {pawn} next "
             f"({done + 1} of {total})."]
+
+
+def describe(state: dict, event: dict) -> str | None:
+    """Reavers' changes in players' words: "Cecilie +1 territory"."""
+    data = event.get("data") or {}
+    player = data.get("player")
+    if event.get("type") == "territories":
+        if isinstance(data.get("add"), int):
+            n = data["add"]
+            return f"{player} {'+' if n > 0 else ''}{n} territor{'y' if abs(n) == 1 else 'ies'}"
+        return f"{player} holds {data.get('count')} territories"
+    if event.get("type") == "place":
+        return f"Pawn to {LOCATIONS.get(data.get('location'), data.get('location'))}"
+    return None

@@ -54,6 +54,20 @@ class ShipwrightsGame(Game):
     def advance(self, state: dict) -> dict:
         return play.advance(state)
 
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        data = event.get("data") or {}
+        if event.get("type") == "track" and isinstance(data.get("steps"), int):
+            steps = data["steps"]
+            return (f"{play.who(data.get('player'))}: {str(data.get('track'))} track "
+                    f"{'+' if steps > 0 else ''}{steps}")
+        return {"reveal": "Round card revealed"}.get(event.get("type"))
+
+    def inverse_event(self, event: dict) -> dict | None:
+        data = event.get("data") or {}
+        if event.get("type") == "track" and isinstance(data.get("steps"), int):
+            return {"type": "track", "data": {**data, "steps": -data["steps"]}}
+        return None
+
     def apply(self, state: dict, event: dict) -> dict:
         kind = event.get("type")
         if kind == "track":

@@ -1,0 +1,42 @@
+"""The headers a phone (or a script) sends with a change: ``Idempotency-Key`` (a retry of the
+same change records nothing twice) and ``X-Device-Id`` (whose change it was, for "undo my
+last change"). Checked here, once, for the pages and the API alike."""
+from __future__ import annotations
+
+from flask import request
+
+from ..games.base import RuleError
+from ..plays import MAX_DEVICE, valid_device
+
+KEY_HEADER = "Idempotency-Key"
+DEVICE_HEADER = "X-Device-Id"
+REPLAYED_HEADER = "Idempotent-Replayed"
+MAX_KEY = 100
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key (1 to 100 printable ASCII characters), or None."""
+    key = request.headers.get(KEY_HEADER)
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY or not all(" " <= c <= "~" for c in key):
+        raise RuleError(f"The {KEY_HEADER} header must be 1 to {MAX_KEY} printable ASCII "
+                        "characters.", KEY_HEADER)
+    return key
+
+
+def device_header() -> str | None:
+    """The phone's X-Device-Id (1 to 64 printable ASCII characters, no spaces), or None."""
+    device = request.headers.get(DEVICE_HEADER)
+    if device is None:
+        return None
+    if not valid_device(device):
+        raise RuleError(f"The {DEVICE_HEADER} header must be 1 to {MAX_DEVICE} printable ASCII "
+                        "characters without spaces.", DEVICE_HEADER)
+    return device
+
+
+def quiet_device() -> str | None:
+    """The device for what a page shows (a bad header just shows no "undo mine")."""
+    device = request.headers.get(DEVICE_HEADER)
+    return device if valid_device(device) else None
