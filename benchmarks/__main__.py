@@ -249,6 +249,9 @@ def live_figures(tmp: str, args) -> dict:
         out["streams_held"][worker_class] = bench_live.streams_held(
             fresh(backends(tmp)["sqlite"], tmp, f"held_{worker_class}"), worker_class,
             args.streams, 40 if not args.quick else 10)
+    out["more_streams_than_threads"] = [
+        bench_live.thread_cliff(fresh(backends(tmp)["sqlite"], tmp, f"cliff_{wc}"), wc)
+        for wc in ("gthread", "gevent")]
     return out
 
 

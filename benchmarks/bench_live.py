@@ -322,3 +322,28 @@ def streams_held(url: str, worker_class: str, count: int, events: int,
                 statistics.median(latency) / statistics.median(baseline), 2),
             "all_4_phones_got_it_ms": ms(fanout), "missed": events - len(fanout),
             "healthz_ms": ms(health), "server_rss_mb": rss, "server_rss_mb_idle": rss_idle}
+
+
+def thread_cliff(url: str, worker_class: str, streams: int = 12, threads: int = 8,
+                 writes: int = 5) -> dict:
+    """One worker, more open streams than gthread's threads: does it still answer writes?"""
+    with Server(url, workers=1, worker_class=worker_class, threads=threads) as server:
+        writer = Client(server.url)
+        table = create_table(writer)
+        writer.close()
+        held = Streams(server.port, [live_path(table)] * streams)
+        started = sum(held.wait_all([i], 0, timeout=3) for i in range(streams))
+        answered = 0
+        for i in range(writes):
+            client = Client(server.url, timeout=3)
+            try:
+                answered += record(client, table, i).status == 200
+            except OSError:
+                pass
+            finally:
+                client.close()
+        held.close()
+    return {"worker_class": worker_class, "workers": 1,
+            "threads": threads if worker_class == "gthread" else None,
+            "open_streams": streams, "streams_that_started": started,
+            "writes_answered_within_3s": f"{answered} of {writes}"}
