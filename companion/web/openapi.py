@@ -172,6 +172,12 @@ def _paths() -> dict:
             "A QR code of the play's view link",
             {**_ok({"type": "string"}, kind="image/svg+xml"), **_errors(401, 403)},
             params=[play], secure=True)},
+        "/api/v1/plays/{play_id}/live": {"get": _op(
+            "Server-sent events: 'event: version' with the play's version at once and at "
+            "every change (from any worker or server), a ': heartbeat' comment every 15 s; "
+            "the server ends the stream after 10 minutes (reconnect, as EventSource does)",
+            {**_ok({"type": "string"}, kind="text/event-stream"), **_errors(401, 403)},
+            params=[play], secure=True)},
         "/api/v1/plays/{play_id}/export": {"get": _op(
             "The play as JSON: players, options, seed, box data, every event, the result",
             {**_ok(JSON_OBJECT), **_errors(401, 403)}, params=[play], secure=True)},

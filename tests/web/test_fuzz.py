@@ -44,7 +44,8 @@ class Fuzz:
 
 @pytest.fixture(scope="module")
 def fuzz(module_db_url, tmp_path_factory):  # noqa: F811
-    app = make_app(tmp_path_factory.mktemp("fuzz"), module_db_url, PROPAGATE_EXCEPTIONS=False)
+    app = make_app(tmp_path_factory.mktemp("fuzz"), module_db_url, PROPAGATE_EXCEPTIONS=False,
+                   LIVE_MAX_SECONDS=0.05)   # the live stream ends at once, so it can be fuzzed
     client = app.test_client()
     plays = []
     for game in GAMES.values():
@@ -55,6 +56,7 @@ def fuzz(module_db_url, tmp_path_factory):  # noqa: F811
             plays.append((game.id, reply.get_json()))
     assert len(plays) >= 4
     yield Fuzz(app, plays)
+    app.extensions["notifier"].stop()
     app.extensions["companion"].store.engine.dispose()
 
 
