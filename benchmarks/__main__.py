@@ -322,6 +322,10 @@ def main(argv=None) -> int:
                                             args.time_limit),
             }
         if not args.live_only:
+            print("[bench] SQLite synchronous=FULL against NORMAL ...", file=sys.stderr)
+            from .bench_durability import sqlite_synchronous
+
+            report["sqlite_synchronous"] = sqlite_synchronous(tmp, args.repeat)
             print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
             sqlite = f"sqlite:///{tmp}/other.db"
             report["pdf"] = pdf_figures(sqlite, max(5, args.repeat // 30))

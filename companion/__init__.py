@@ -47,6 +47,8 @@ def _instance_secret(instance: Path) -> str:
     else:
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_hex(32))
+    if path.stat().st_mode & 0o077:   # an older install left it readable by everyone
+        path.chmod(0o600)
     for _ in range(50):
         key = path.read_text().strip()
         if key:

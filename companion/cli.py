@@ -1,4 +1,5 @@
-"""The `companion` command: serve | setup | score | init-db (exit 2 on bad input)."""
+"""The `companion` command: serve | setup | score | init-db | backup | restore (exit 2 on bad
+input)."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ from .games.base import RuleError
 
 
 def register_cli(app: Flask) -> None:
-    for command in (init_db, setup, score, serve):
+    for command in (init_db, setup, score, serve, backup, restore):
         app.cli.add_command(command)
 
 
@@ -27,12 +28,65 @@ def _service():
     return current_app.extensions["companion"]
 
 
+def _backups_folder():
+    from pathlib import Path
+
+    return Path(current_app.instance_path) / "backups"
+
+
+def _upgrade_database() -> str:
+    """Create or upgrade the schema; a database holding plays is backed up first."""
+    from .migrate import MigrationError
+
+    store = _service().store
+    try:
+        revision = store.init_db(backup_dir=_backups_folder())
+    except MigrationError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
+    if store.last_backup is not None:
+        click.echo(f"Backed up the database before the upgrade to {store.last_backup}")
+    return revision
+
+
 @click.command("init-db")
 @with_appcontext
 def init_db():
-    """Create or upgrade the database."""
-    revision = _service().store.init_db()
+    """Create or upgrade the database (backing it up first)."""
+    revision = _upgrade_database()
     click.echo(f"Database ready at revision {revision}.")
+
+
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
+def backup(file):
+    """Write the whole database (plays, tokens, events, box data) to FILE, while serving."""
+    from .backup import BackupError, write_backup
+
+    try:
+        counts = write_backup(_service().store.url, file)
+    except BackupError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
+    click.echo(f"Backed up {counts.get('plays', 0)} plays and {counts.get('events', 0)} "
+               f"events to {file}.")
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, readable=True))
+@with_appcontext
+def restore(file):
+    """Restore FILE (from `companion backup`) into an empty database of either engine."""
+    from .backup import BackupError, restore_backup
+
+    try:
+        counts = restore_backup(_service().store.url, file)
+    except BackupError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
+    click.echo(f"Restored {counts.get('plays', 0)} plays and {counts.get('events', 0)} "
+               f"events; every link and QR code works as before.")
 
 
 @click.command("setup")
@@ -104,7 +158,7 @@ def serve(host, port, workers, threads, worker_class, connections):
     """Serve on the local network with gunicorn (a production WSGI server)."""
     from .server import announce, run_gunicorn
 
-    _service().store.init_db()
+    _upgrade_database()
     announce(current_app.config.get("PUBLIC_URL"), port)
     run_gunicorn(host, port, workers, threads, worker_class, connections)
 
