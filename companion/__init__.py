@@ -24,6 +24,8 @@ def create_app(config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,   # static files with a digest in the name: a year
+        SESSION_COOKIE_SAMESITE="Lax",
+        TRUSTED_HOSTS=os.environ.get("TRUSTED_HOSTS"),
     )
     if config:
         app.config.update(config)
@@ -32,6 +34,11 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["DATABASE_URL"] = f"sqlite:///{Path(app.instance_path) / 'companion.db'}"
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    from .netinfo import trusted_hosts
+
+    # unknown Host headers get a 400 (DNS rebinding); TRUSTED_HOSTS adds names
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config.get("TRUSTED_HOSTS"),
+                                                app.config.get("PUBLIC_URL"))
     app.json.sort_keys = False
     _wire(app)
     return app

@@ -126,22 +126,27 @@ def export_csv(doc: dict) -> str:
     winners = set(result.get("winners") or [])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["play_id", "game", "date", "seed", "finished", "duration_min", "player",
-                     "colour", "rank", "winner", "total", *categories])
+    rows = [["play_id", "game", "date", "seed", "finished", "duration_min", "player",
+             "colour", "rank", "winner", "total", *categories]]
     duration = doc.get("duration_s")
     minutes = "" if duration is None else duration // 60
     for p in players:
-        writer.writerow([doc["play_id"], doc["game_name"], (doc.get("created_at") or "")[:10],
-                         doc["seed"], "yes" if doc["finished"] else "no", minutes,
-                         _safe_cell(p["name"]), colours.get(p["name"], ""), p["rank"],
-                         "yes" if p["name"] in winners else "no", p["total"],
-                         *[p["categories"].get(c, "") for c in categories]])
+        rows.append([doc["play_id"], doc["game_name"], (doc.get("created_at") or "")[:10],
+                     doc["seed"], "yes" if doc["finished"] else "no", minutes,
+                     p["name"], colours.get(p["name"], ""), p["rank"],
+                     "yes" if p["name"] in winners else "no", p["total"],
+                     *[p["categories"].get(c, "") for c in categories]])
+    for row in rows:
+        writer.writerow([_safe_cell(cell) for cell in row])
     return out.getvalue()
 
 
-def _safe_cell(text: str) -> str:
-    """Names are typed by people: keep a spreadsheet from reading one as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+def _safe_cell(cell: Any) -> Any:
+    """Every text cell (names, the seed, anything a person typed) is kept from being read as
+    a formula by a spreadsheet: a leading = + - @ tab or CR gets a quote in front."""
+    if not isinstance(cell, str):
+        return cell
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r", "\n") else cell
 
 
 # --------------------------------------------------------------------------- BG Stats

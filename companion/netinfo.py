@@ -8,6 +8,7 @@ import fcntl
 import ipaddress
 import socket
 import struct
+from urllib.parse import urlsplit
 
 SIOCGIFADDR = 0x8915
 
@@ -36,7 +37,9 @@ def lan_address() -> str | None:
 
 
 def base_url(public_url: str | None, request_host: str | None, default_port: int) -> str:
-    """The root URL put into QR codes and share links."""
+    """The root URL put into QR codes and share links: PUBLIC_URL, else this machine's LAN
+    address. Never the request's host name (a DNS-rebinding page could otherwise get its own
+    name into the QR codes); only its port is taken, as the server answers on it."""
     if public_url:
         return public_url.rstrip("/")
     port = default_port
@@ -45,11 +48,24 @@ def base_url(public_url: str | None, request_host: str | None, default_port: int
             port = int(request_host.rsplit(":", 1)[1])
         except ValueError:
             pass
-    host = request_host.rsplit(":", 1)[0] if request_host else None
-    if host and not _is_local(host):
-        return f"http://{request_host}"
-    address = lan_address() or host or "127.0.0.1"
+    address = lan_address() or "127.0.0.1"
     return f"http://{address}:{port}"
+
+
+def trusted_hosts(extra, public_url: str | None) -> list[str]:
+    """The host names the server answers to: its LAN addresses, localhost, its host name
+    (and name.local), PUBLIC_URL's host, and ``extra`` (TRUSTED_HOSTS: a list or a comma- or
+    space-separated string; a leading dot admits every subdomain)."""
+    names = {"localhost", "127.0.0.1", *interface_addresses()}
+    host = socket.gethostname()
+    if host:
+        names.update({host, f"{host}.local", socket.getfqdn()})
+    if public_url:
+        names.add(urlsplit(public_url).hostname or "")
+    if isinstance(extra, str):
+        extra = extra.replace(",", " ").split()
+    names.update(str(name).strip() for name in extra or ())
+    return sorted(n for n in names if n)
 
 
 def _is_local(host: str) -> bool:

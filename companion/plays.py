@@ -151,7 +151,7 @@ def apply_sheet(game: Game, state: dict, data: dict) -> dict:
     """Merge ``fields`` into a player's sheet and/or add ``add``'s numbers to it."""
     check_object(data, ("player", "fields", "add"), "data")
     player = data.get("player")
-    if player not in state["sheets"]:
+    if not isinstance(player, str) or player not in state["sheets"]:
         raise RuleError("Pick a player of this play.", "data.player")
     if data.get("fields") is None and data.get("add") is None:
         raise RuleError("A sheet change needs fields to set or numbers to add.", "data.fields")

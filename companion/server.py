@@ -1,6 +1,8 @@
 """The production server (gunicorn) and the start-up banner with the LAN address's QR code."""
 from __future__ import annotations
 
+import re
+
 import click
 
 from .netinfo import base_url
@@ -14,6 +16,29 @@ def announce(public_url: str | None, port: int) -> None:
     click.echo(qr_terminal(url))
 
 
+# A page path holds the play's token: /plays/<id>/<token>[/...] (the API's /api/v1/plays/<id>/...
+# holds none: its token travels in the Authorization header, which is never logged).
+TOKEN_SEGMENT = re.compile(r"(?<!/api/v1)(/plays/[^/?#\s\"]+/)[^/?#\s\"]+")
+
+
+def redact(text: str) -> str:
+    """The text with every play token replaced by [token]."""
+    return TOKEN_SEGMENT.sub(r"\1[token]", text)
+
+
+def redacting_logger():
+    """gunicorn's logger, with tokens taken out of every access-log field (request line,
+    path, referer and any other): whoever reads the log cannot open or change a play."""
+    from gunicorn.glogging import Logger
+
+    class RedactingLogger(Logger):
+        def atoms(self, resp, req, environ, request_time):
+            atoms = super().atoms(resp, req, environ, request_time)
+            return {k: redact(v) if isinstance(v, str) else v for k, v in atoms.items()}
+
+    return RedactingLogger
+
+
 WORKER_CLASSES = ("gevent", "gthread")
 
 
@@ -23,7 +48,8 @@ def gunicorn_settings(host: str, port: int, workers: int, threads: int,
     hundreds of phones watching; gthread: a stream holds one of ``threads`` threads of its
     worker for as long as it is open (docs/deployment.md, docs/benchmarks.md)."""
     settings = {"bind": f"{host}:{port}", "workers": workers, "worker_class": worker_class,
-                "timeout": 60, "graceful_timeout": 10, "accesslog": "-", "preload_app": False}
+                "timeout": 60, "graceful_timeout": 10, "accesslog": "-",
+                "logger_class": redacting_logger(), "preload_app": False}
     if worker_class == "gthread":
         settings["threads"] = threads
     else:

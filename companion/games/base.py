@@ -14,6 +14,7 @@ fault; the web turns it into an inline message or a JSON error, the CLI into exi
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -156,10 +157,20 @@ def check_bool(value: Any, field: str, label: str | None = None) -> bool:
     raise RuleError(f"{label or field} must be true or false.", field)
 
 
+def normalise_name(text: str) -> str:
+    """One spelling per name as people read it: NFKC (full-width 'Ａｎｎ' is 'Ann'), format
+    characters removed (zero-width spaces, bidi overrides such as U+202E), spaces collapsed."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return " ".join(text.split())
+
+
 def check_name(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         raise RuleError("A player needs a name.", field)
-    name = " ".join(value.split())
+    name = normalise_name(value)
+    if not name:
+        raise RuleError("A player needs a name.", field)
     if len(name) > MAX_NAME:
         raise RuleError(f"A player's name can be at most {MAX_NAME} characters.", field)
     return name
@@ -410,6 +421,9 @@ class Game:
     rounds: int | None = None                  # None: no fixed number of rounds
     sheet_fields: tuple[SheetField, ...] = ()
     catalogue_help: str = ""                   # what the box catalogue holds for this game
+    # the game's own event types (besides sheet/advance/finish, which every game takes):
+    # tests enumerate them from here, so a new type is fuzzed the day it is added
+    event_types: tuple[str, ...] = ()
 
     # ---- metadata
     def describe(self) -> dict:
@@ -453,7 +467,8 @@ class Game:
 
     def apply(self, state: dict, event: dict) -> dict:
         """Apply a game-specific event to a copy of the state; unknown types are 400."""
-        raise RuleError(f"{self.name} has no event '{event.get('type')}'.", "type",
+        listed = f" Events: {', '.join(self.event_types)}." if self.event_types else ""
+        raise RuleError(f"{self.name} has no event '{event.get('type')}'.{listed}", "type",
                         "unknown_event")
 
     def advance(self, state: dict) -> dict:

@@ -383,6 +383,8 @@ class KnarrGame(Game):
         show_current(state)
         return state
 
+    event_types = ("turn",)
+
     def apply(self, state: dict, event: dict) -> dict:
         if event.get("type") != "turn":
             return super().apply(state, event)

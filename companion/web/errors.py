@@ -1,11 +1,11 @@
 """Every error a person or a program can cause gets a clear answer, never a bare 500."""
 from __future__ import annotations
 
-from flask import Flask, jsonify, make_response, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from ..games.base import RuleError
 from ..store import Conflict
@@ -74,6 +74,16 @@ def register(app: Flask) -> None:
         response = make_response(error_response(503, code, message))
         response.headers["Retry-After"] = "2"
         return response
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(err: SecurityError):
+        """A Host header the server does not answer to (DNS rebinding): no page is built
+        (nothing may link to the unknown host), just the sentence."""
+        message = ("This server does not answer to that address. Open it by its own "
+                   "address; its owner can add a name with TRUSTED_HOSTS.")
+        if wants_json():
+            return jsonify({"error": {"code": "untrusted_host", "message": message}}), 400
+        return Response(message + "\n", 400, mimetype="text/plain")
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):

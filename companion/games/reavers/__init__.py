@@ -42,6 +42,7 @@ class ReaversGame(Game):
     name = "Reavers of Midgard"
     min_players = 2
     max_players = 4
+    event_types = tuple(EVENTS)
     options = (Option("wall_ties", "Tied wall majorities", "choice", "share",
                       tuple(WALL_TIE_RULES),
                       help="No rule is published. share: tied players each take the place's "

@@ -112,7 +112,7 @@ def check_placement(state: dict, data: dict) -> tuple[str, str]:
         raise RuleError("Pawns are placed in the actions phase; this round is in cleanup.",
                         "type", "wrong_phase", 422)
     location = data.get("location")
-    if location not in LOCATIONS:
+    if not isinstance(location, str) or location not in LOCATIONS:
         raise RuleError(f"Pick a location: {', '.join(LOCATIONS)}.", "data.location")
     taken = {p["location"]: p["player"] for p in table["placements"]}
     if location in taken:

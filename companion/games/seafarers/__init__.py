@@ -120,6 +120,8 @@ class SeafarersGame(Game):
             return state
         return super().advance(state)
 
+    event_types = tuple(table.EVENTS)
+
     def apply(self, state: dict, event: dict) -> dict:
         handler = table.EVENTS.get(event.get("type"))
         if handler is None:

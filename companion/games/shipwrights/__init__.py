@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Game, RuleError
+from ..base import Game
 from . import play
 from .catalogue import empty_catalogue, validate_catalogue
 from .heroes import adjudicate_heroes, award_heroes
@@ -68,13 +68,15 @@ class ShipwrightsGame(Game):
             return {"type": "track", "data": {**data, "steps": -data["steps"]}}
         return None
 
+    event_types = ("track", "reveal")
+
     def apply(self, state: dict, event: dict) -> dict:
         kind = event.get("type")
         if kind == "track":
             return play.apply_track(state, event.get("data"))
         if kind == "reveal":
             return play.apply_reveal(state, event.get("data"))
-        raise RuleError(f"{self.name} has no event '{kind}'.", "type", "unknown_event")
+        return super().apply(state, event)
 
     def score_body(self, state: dict) -> dict:
         return play.score_body(state)

@@ -1,0 +1,222 @@
+"""Red-team findings, each pinned: unknown Host headers, share links from PUBLIC_URL or the LAN
+address only, SameSite session cookie, the PDF renderer fetching only static files, tokens kept
+out of the access log, malformed values as 400s naming the field, look-alike names."""
+from __future__ import annotations
+
+import http.server
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion.games import GAMES
+from companion.netinfo import lan_address
+from tests.conftest import make_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def new_play(client, game="knarr", players=("Ann", "Bo")):
+    reply = client.post("/api/v1/plays", json={"game": game, "players": list(players),
+                                               "seed": 3})
+    assert reply.status_code == 201, reply.get_json()
+    return reply.get_json()
+
+
+# ---------------------------------------------------------------- hosts and share links
+def test_unknown_host_headers_are_refused(client):
+    play = new_play(client)
+    for path in ("/", "/healthz", f"/plays/{play['id']}/{play['view_token']}",
+                 f"/plays/{play['id']}/{play['view_token']}/join.svg"):
+        reply = client.get(path, headers={"Host": "evil.example"})
+        assert reply.status_code == 400, path
+        assert "does not answer to that address" in reply.get_data(as_text=True)
+        assert "evil.example" not in reply.get_data(as_text=True)
+    reply = client.get("/api/v1/games", headers={"Host": "rebind.attacker.test:5000"})
+    assert reply.status_code == 400
+    assert reply.get_json()["error"]["code"] == "untrusted_host"
+    for host in ("localhost", "127.0.0.1:5000", "192.168.1.20:5000",  # PUBLIC_URL's host
+                 socket.gethostname()):
+        assert client.get("/healthz", headers={"Host": host}).status_code == 200, host
+
+
+def test_trusted_hosts_adds_names(tmp_path):
+    app = make_app(tmp_path, TRUSTED_HOSTS="board.club, .games.example")
+    client = app.test_client()
+    assert client.get("/healthz", headers={"Host": "board.club"}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "pi.games.example:8000"}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "other.club"}).status_code == 400
+
+
+def test_share_links_never_come_from_the_request_host(tmp_path):
+    """A trusted name in the Host header still never reaches a QR code or a share link."""
+    app = make_app(tmp_path, PUBLIC_URL=None, TRUSTED_HOSTS="board.club")
+    client = app.test_client()
+    reply = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]},
+                        headers={"Host": "board.club:5000"})
+    body = reply.get_json()
+    expected = f"http://{lan_address() or '127.0.0.1'}:5000/plays/"
+    assert body["view_url"].startswith(expected) and body["edit_url"].startswith(expected)
+    page = client.get(f"/plays/{body['id']}/{body['edit_token']}/join",
+                      headers={"Host": "board.club:5000"}).get_data(as_text=True)
+    assert "board.club" not in page
+    (tmp_path / "p").mkdir()
+    with_public = make_app(tmp_path / "p", PUBLIC_URL="https://games.example.org/")
+    body = new_play(with_public.test_client())
+    assert body["view_url"].startswith("https://games.example.org/plays/")
+
+
+def test_session_cookie_is_samesite_lax(csrf_app):
+    reply = csrf_app.test_client().get("/new")
+    cookie = reply.headers.get("Set-Cookie", "")
+    assert "session=" in cookie and "SameSite=Lax" in cookie
+
+
+# ---------------------------------------------------------------- PDF fetches only static/
+class Counting(http.server.BaseHTTPRequestHandler):
+    hits: list = []
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        Counting.hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/css")
+        self.end_headers()
+        self.wfile.write(b"body { color: red }")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_pdf_renderer_fetches_only_static_files(tmp_path):
+    from companion.pdf import html_to_pdf, static_only_fetcher
+
+    secret = tmp_path / "secret.css"
+    secret.write_text("body { color: red }")
+    server = http.server.HTTPServer(("127.0.0.1", 0), Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        static = ROOT / "static"
+        html = (f'<link rel="stylesheet" href="http://127.0.0.1:{server.server_port}/a.css">'
+                f'<link rel="stylesheet" href="{secret.as_uri()}">'
+                f'<img src="http://127.0.0.1:{server.server_port}/b.png">'
+                '<link rel="stylesheet" href="css/print.css"><p>Ann 12</p>')
+        pdf = html_to_pdf(html, str(static))
+        assert pdf.startswith(b"%PDF")
+        assert Counting.hits == []
+    finally:
+        server.shutdown()
+    fetcher = static_only_fetcher(static)
+    for url in (secret.as_uri(), "file:///etc/passwd", (static / ".." / "README.md").as_uri(),
+                f"http://127.0.0.1:{server.server_port}/x", "ftp://example.org/x"):
+        with pytest.raises(ValueError):
+            fetcher(url)
+    assert b"@page" in fetcher((static / "css" / "print.css").as_uri()).read()
+
+
+# ---------------------------------------------------------------- tokens never in the log
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_the_access_log_never_holds_a_token(tmp_path):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'log.db'}",
+           "SECRET_KEY": "log-test", "PUBLIC_URL": f"http://127.0.0.1:{port}",
+           "WEB_WORKERS": "1"}
+    log = open(tmp_path / "out.log", "w+")  # noqa: SIM115 (closed below)
+    server = subprocess.Popen([str(Path(sys.executable).parent / "companion"), "serve", "--host",
+                               "127.0.0.1", "--port", str(port), "--threads", "2"],
+                              cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(600):
+            assert server.poll() is None, (tmp_path / "out.log").read_text()
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.1)
+        request = urllib.request.Request(
+            base + "/api/v1/plays", method="POST", headers={"Content-Type": "application/json"},
+            data=b'{"game": "knarr", "players": ["Ann", "Bo"]}')
+        import json
+
+        play = json.load(urllib.request.urlopen(request, timeout=10))
+        for token in (play["edit_token"], play["view_token"]):
+            urllib.request.urlopen(urllib.request.Request(
+                f"{base}/plays/{play['id']}/{token}",
+                headers={"Referer": f"{base}/plays/{play['id']}/{token}/history"}), timeout=10)
+            urllib.request.urlopen(f"{base}/plays/{play['id']}/{token}/join.svg", timeout=10)
+        for _ in range(100):
+            text = (tmp_path / "out.log").read_text()
+            if text.count("[token]") >= 4:
+                break
+            time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+    text = (tmp_path / "out.log").read_text()
+    assert f"/plays/{play['id']}/[token]" in text
+    assert play["edit_token"] not in text and play["view_token"] not in text
+
+
+def test_redact_keeps_api_paths_readable():
+    from companion.server import redact
+
+    assert redact('"GET /plays/p1/t0k-3n_/events?x=1 HTTP/1.1"') == \
+        '"GET /plays/p1/[token]/events?x=1 HTTP/1.1"'
+    assert redact("/api/v1/plays/p1/events") == "/api/v1/plays/p1/events"
+
+
+# ---------------------------------------------------------------- malformed values: 400 + field
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("bad", [["Ann"], {"name": "Ann"}, 7])
+def test_a_list_or_object_where_a_player_is_expected_is_a_400(client, game_id, bad):
+    game = GAMES[game_id]
+    play = new_play(client, game_id, ["Ann", "Bo", "Cy"][:max(game.min_players, 3)
+                                                        if game.max_players >= 3 else 2])
+    auth = {"Authorization": f"Bearer {play['edit_token']}"}
+    reply = client.post(f"/api/v1/plays/{play['id']}/events", headers=auth, json={
+        "type": "sheet", "data": {"player": bad, "fields": {}}})
+    assert reply.status_code == 400
+    assert reply.get_json()["error"]["field"] == "data.player"
+    # the page form, with the same value in its JSON data box
+    reply = client.post(f"/plays/{play['id']}/{play['edit_token']}/events",
+                        data={"type": "sheet", "player": "Ann", "data": '{"player": []}'},
+                        headers={"HX-Request": "true"})
+    assert reply.status_code < 500
+
+
+def test_reavers_place_location_must_be_a_location(client):
+    play = new_play(client, "reavers", ["Ann", "Bo", "Cy"])
+    auth = {"Authorization": f"Bearer {play['edit_token']}"}
+    for bad in (["raid"], {"a": 1}, 3):
+        reply = client.post(f"/api/v1/plays/{play['id']}/events", headers=auth, json={
+            "type": "place", "data": {"player": "Ann", "location": bad}})
+        assert reply.status_code == 400, reply.get_json()
+        assert reply.get_json()["error"]["field"] == "data.location"
+    reply = client.post(f"/plays/{play['id']}/{play['edit_token']}/events",
+                        data={"type": "place", "data": '{"player": "Ann", "location": []}'},
+                        headers={"HX-Request": "true"})
+    assert reply.status_code == 400
+    assert re.search(r'data-field="data.location"', reply.get_data(as_text=True))
+
+
+def test_look_alike_names_are_one_player_through_the_api(client):
+    for twin in ("Ａｎｎ", "Ann\u200b", "\u202eAnn"):
+        reply = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", twin]})
+        assert reply.status_code == 400, twin
+        assert reply.get_json()["error"]["field"] == "players[1].name" or \
+            reply.get_json()["error"]["field"].startswith("players[1]")
+    body = new_play(client, "knarr", ["Ｂｏ", "C\u200by"])
+    assert [p["name"] for p in body["state"]["players"]] == ["Bo", "Cy"]
