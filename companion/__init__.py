@@ -88,3 +88,6 @@ def _wire(app: Flask) -> None:
     app.extensions["csrf_protect"].exempt(api.bp)
     errors.register(app)
     register_cli(app)
+    from .web.limits import init_limits
+
+    init_limits(app)

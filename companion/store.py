@@ -285,9 +285,18 @@ class Store:
         self._changed(play.id, version)
         return version
 
+    def delete_play(self, play_id: str) -> bool:
+        """Remove a play and every event of it, in one transaction; False when there was none."""
+        with self.engine.begin() as conn:
+            conn.execute(events.delete().where(events.c.play_id == play_id))
+            return conn.execute(plays.delete().where(plays.c.id == play_id)).rowcount == 1
+
     def recent_plays(self, limit: int = 20, finished: bool | None = None,
-                     game: str | None = None) -> list[PlayRow]:
+                     game: str | None = None, ids=None) -> list[PlayRow]:
+        """The most recently changed plays; ``ids``: only these (a device's own list)."""
         query = sa.select(plays).order_by(plays.c.updated_at.desc()).limit(limit)
+        if ids is not None:
+            query = query.where(plays.c.id.in_(list(ids)))
         if finished is not None:
             query = query.where(plays.c.finished.is_(finished))
         if game is not None:

@@ -115,6 +115,19 @@ def post_event(play_id):
                                             answer=answer_bytes))
 
 
+@bp.delete("/plays/<play_id>")
+def delete_play(play_id):
+    """With the play's edit token, or the owner key for any play: gone, events and all."""
+    from .privacy import holds_owner_key
+
+    if holds_owner_key(request):
+        row = service().load(play_id)
+    else:
+        row = authorised(play_id, "edit")
+    service().store.delete_play(row.id)
+    return Response(status=204)
+
+
 @bp.post("/plays/<play_id>/undo")
 def undo(play_id):
     return _move(play_id, -1)

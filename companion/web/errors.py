@@ -85,6 +85,20 @@ def register(app: Flask) -> None:
             return jsonify({"error": {"code": "untrusted_host", "message": message}}), 400
         return Response(message + "\n", 400, mimetype="text/plain")
 
+    @app.errorhandler(429)
+    def too_many(err: HTTPException):
+        from .limits import Busy
+
+        if isinstance(err, Busy):
+            code, message, wait = "busy", err.description, "5"
+        else:
+            code, message, wait = "rate_limited", ("This device has sent too many requests "
+                                                    "in a minute; wait a moment and try "
+                                                    "again."), "60"
+        response = make_response(error_response(429, code, message))
+        response.headers.setdefault("Retry-After", wait)
+        return response
+
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         code, message = MESSAGES.get(err.code, ("http_error", err.description or "Error."))

@@ -149,25 +149,30 @@ def _paths() -> dict:
             "Who holds each Hero", {**_ok(JSON_OBJECT), **_errors(400, 415, 422)},
             _body(JSON_OBJECT))},
         "/api/v1/plays": {"post": _op(
-            "Start a play", {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422)},
+            "Start a play", {**_ok(JSON_OBJECT, "201"),
+                             **_errors(400, 404, 413, 415, 422, 429)},
             _body(_ref("PlayRequest")))},
-        "/api/v1/plays/{play_id}": {"get": _op(
-            "A play's state", {**_ok(_ref("StateResponse")), **_errors(401, 403)},
-            params=[play], secure=True)},
+        "/api/v1/plays/{play_id}": {
+            "get": _op("A play's state", {**_ok(_ref("StateResponse")), **_errors(401, 403)},
+                       params=[play], secure=True),
+            "delete": _op("Delete the play and all its events (edit token, or the owner key "
+                          "for any play)", {"204": {"description": "deleted"},
+                                            **_errors(401, 403, 404, 429)},
+                          params=[play], secure=True)},
         "/api/v1/plays/{play_id}/events": {"post": _op(
             "Record an event", {**_change_ok(),
-                                **_errors(400, 401, 403, 409, 413, 415, 422)},
+                                **_errors(400, 401, 403, 409, 413, 415, 422, 429)},
             _body(_ref("Event")), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/undo": {"post": _op(
             "Undo the last event (or, with device, that device's last change)",
-            {**_change_ok(), **_errors(400, 401, 403, 409, 415, 422)},
+            {**_change_ok(), **_errors(400, 401, 403, 409, 415, 422, 429)},
             _body(_ref("UndoRequest"), False), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/redo": {"post": _op(
-            "Redo an undone event", {**_change_ok(), **_errors(400, 401, 403, 409, 415)},
+            "Redo an undone event", {**_change_ok(), **_errors(400, 401, 403, 409, 415, 429)},
             _body(_ref("RedoRequest"), False), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/scoresheet.pdf": {"get": _op(
             "The score sheet as PDF", {**_ok({"type": "string"}, kind="application/pdf"),
-                                       **_errors(401, 403)}, params=[play], secure=True)},
+                                       **_errors(401, 403, 429)}, params=[play], secure=True)},
         "/api/v1/plays/{play_id}/join.svg": {"get": _op(
             "A QR code of the play's view link",
             {**_ok({"type": "string"}, kind="image/svg+xml"), **_errors(401, 403)},
@@ -183,7 +188,7 @@ def _paths() -> dict:
             {**_ok(JSON_OBJECT), **_errors(401, 403)}, params=[play], secure=True)},
         "/api/v1/plays/import": {"post": _op(
             "A new play (new tokens) from an export, its events replayed through every check",
-            {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422)},
+            {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422, 429)},
             _body(JSON_OBJECT))},
         "/api/v1/catalogue/{game_id}": {
             "get": _op("The box catalogue", {**_ok(JSON_OBJECT), **_errors(404)},

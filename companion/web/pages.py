@@ -33,6 +33,7 @@ from .changes import (
 from .forms import event_body, new_play_body
 from .jsoncheck import uploaded_json
 from .links import role_links, share_link
+from .privacy import forget_play, remember_play, visible_ids
 from .sheets import scoresheet_pdf
 
 bp = Blueprint("pages", __name__)
@@ -40,8 +41,9 @@ bp = Blueprint("pages", __name__)
 
 @bp.get("/")
 def index():
-    plays = service().store.recent_plays(limit=12)
-    return render_template("index.html", games=GAMES.values(), plays=plays,
+    ids = visible_ids(request)
+    plays = service().store.recent_plays(limit=12, ids=ids)
+    return render_template("index.html", games=GAMES.values(), plays=plays, everything=ids is None,
                            names={g.id: g.name for g in GAMES.values()})
 
 
@@ -89,6 +91,7 @@ def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
 @bp.get("/plays/<play_id>/<token>")
 def play(play_id, token):
     row, role = open_play(play_id, token)
+    remember_play(row.id)
     context = play_context(row, role, token)
     if hx_request.htmx and not hx_request.htmx.boosted:
         return render_block("plays/play.html", "play", **context)
@@ -173,6 +176,20 @@ def _play_block(play_id: str, token: str, status: int, opened=None, **extra):
     if status == 200:
         return redirect(url_for("pages.play", play_id=play_id, token=token))
     return render_template("plays/play.html", **context), status
+
+
+@bp.route("/plays/<play_id>/<token>/delete", methods=["GET", "POST"])
+def delete_play(play_id, token):
+    """Ask first (GET), delete on the confirmation (POST); only with the edit link."""
+    row, role = open_play(play_id, token)
+    if role != "edit":
+        abort(403)
+    game = get_game(row.game)
+    if request.method == "POST":
+        service().store.delete_play(row.id)
+        forget_play(row.id)
+        return render_template("plays/deleted.html", game=game, row=row)
+    return render_template("plays/delete.html", game=game, row=row, token=token)
 
 
 @bp.get("/plays/<play_id>/<token>/join.svg")

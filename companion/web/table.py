@@ -20,6 +20,7 @@ from . import service
 from .jsoncheck import uploaded_json
 from .links import play_links, share_link
 from .pages import open_play
+from .privacy import visible_ids
 from .sheets import PAPERS, pad_pdf, paper_of
 
 bp = Blueprint("table", __name__)
@@ -161,8 +162,11 @@ def history():
     game_id = request.args.get("game") or None
     if game_id:
         get_game(game_id)
-    rows = service().store.recent_plays(limit=HISTORY_LIMIT, finished=True, game=game_id)
+    ids = visible_ids(request)
+    rows = service().store.recent_plays(limit=HISTORY_LIMIT, finished=True, game=game_id,
+                                        ids=ids)
     return render_template("table/history.html", rows=rows, games=GAMES.values(),
+                           everything=ids is None,
                            names={g.id: g.name for g in GAMES.values()}, game_id=game_id,
                            stats=player_stats([r.summary for r in rows]),
                            durations=duration_stats([

@@ -92,7 +92,8 @@ def test_api_operation_never_fails_and_errors_name_the_field(fuzz, operation, mo
     def run(case, play, real, role):
         params = dict(case.path_parameters or {})
         headers = {k: str(v) for k, v in (case.headers or {}).items()}
-        if "play_id" in params and real:
+        # a real token on DELETE would delete the plays the other cases use
+        if "play_id" in params and real and operation.method.upper() != "DELETE":
             params["play_id"] = play[1]["id"]
             headers["Authorization"] = f"Bearer {play[1][role]}"
         path = operation.path.format(**params) if params else operation.path

@@ -1,0 +1,222 @@
+"""Limits, deleting a play, and privacy of the lists.
+
+- Per client and minute: plays created and changes (events, undo, redo); a table of five
+  phones tapping fast never meets the limit, a flood does and gets a plain 429.
+- Documents (PDFs, pads, imports) are made one at a time per process: while one is being made,
+  another is refused with a 429 at once and the tables' taps still go through.
+- A play is deleted with its edit token (page with a confirmation, API DELETE); a view token
+  cannot.
+- `/` and `/history` list only the plays this device has opened.
+"""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tests.conftest import make_app
+
+
+def limited_app(tmp_path, **config):
+    return make_app(tmp_path, RATELIMIT_ENABLED=True, **config)
+
+
+def new_play(client, players=("Ann", "Bo", "Cy", "Di", "Ed"), game="reavers"):
+    reply = client.post("/api/v1/plays", json={"game": game, "players": list(players[:4]),
+                                               "seed": 1})
+    assert reply.status_code == 201, reply.get_json()
+    return reply.get_json()
+
+
+def tap(client, play, i):
+    return client.post(f"/api/v1/plays/{play['id']}/events",
+                       headers={"Authorization": f"Bearer {play['edit_token']}"},
+                       json={"type": "sheet", "data": {"player": "Ann",
+                                                       "fields": {"glory": i}}})
+
+
+# ---------------------------------------------------------------- per-client limits
+def test_a_table_of_five_tapping_fast_never_meets_the_limit(tmp_path):
+    """Five phones behind one address (the worst case: one Wi-Fi NAT), each tapping as fast
+    as the server answers, through the API and the page forms. The default allowance is also
+    far above what people can tap: 5 phones x 4 taps a second for a whole minute."""
+    from limits import parse
+
+    from companion.web.limits import DEFAULTS
+
+    assert parse(DEFAULTS["RATELIMIT_EVENTS"]).amount >= 5 * 4 * 60
+    app = limited_app(tmp_path)
+    play = new_play(app.test_client())
+    statuses = []
+
+    def phone(n):
+        client = app.test_client()
+        for i in range(30):
+            if i % 3:
+                reply = client.post(f"/plays/{play['id']}/{play['edit_token']}/events",
+                                    data={"type": "sheet", "player": "Bo",
+                                          "bump": "glory:+1"}, headers={"HX-Request": "true"})
+            else:
+                reply = client.post(f"/api/v1/plays/{play['id']}/events",
+                                    headers={"Authorization": f"Bearer {play['edit_token']}"},
+                                    json={"type": "sheet", "data": {
+                                        "player": "Ann", "fields": {"glory": i}}})
+            statuses.append(reply.status_code)
+
+    phones = [threading.Thread(target=phone, args=(n,)) for n in range(5)]
+    for t in phones:
+        t.start()
+    for t in phones:
+        t.join()
+    assert len(statuses) == 150 and 429 not in statuses
+    assert set(statuses) <= {200, 409}
+
+
+def test_a_flood_of_events_gets_a_plain_429(tmp_path):
+    app = limited_app(tmp_path, RATELIMIT_EVENTS="10 per minute")
+    client = app.test_client()
+    play = new_play(client)
+    auth = {"Authorization": f"Bearer {play['edit_token']}"}
+    codes = [client.post(f"/api/v1/plays/{play['id']}/events", headers=auth, json={
+        "type": "sheet", "data": {"player": "Ann", "fields": {"glory": i}}}).status_code
+        for i in range(12)]
+    assert codes[:10] == [200] * 10 and codes[10:] == [429, 429]
+    reply = client.post(f"/api/v1/plays/{play['id']}/undo", headers=auth)
+    assert reply.status_code == 429
+    assert reply.get_json()["error"]["code"] == "rate_limited"
+    assert int(reply.headers["Retry-After"]) > 0
+    page = client.post(f"/plays/{play['id']}/{play['edit_token']}/events",
+                       data={"type": "sheet", "player": "Ann", "f:glory": "3"})
+    assert page.status_code == 429
+    assert "too many requests in a minute" in page.get_data(as_text=True)
+    # another client (another address) is not held back
+    other = app.test_client()
+    reply = other.post(f"/api/v1/plays/{play['id']}/events", headers=auth,
+                       environ_base={"REMOTE_ADDR": "192.168.1.77"},
+                       json={"type": "sheet", "data": {"player": "Bo", "fields": {"glory": 1}}})
+    assert reply.status_code == 200
+
+
+def test_plays_created_per_minute_are_limited_across_api_form_and_import(tmp_path):
+    app = limited_app(tmp_path, RATELIMIT_PLAYS="3 per minute")
+    client = app.test_client()
+    exported = None
+    for _ in range(3):
+        exported = new_play(client, game="knarr", players=("Ann", "Bo"))
+    assert client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]}
+                       ).status_code == 429
+    assert client.post("/new", data={"game": "knarr", "name0": "Ann", "name1": "Bo"}
+                       ).status_code == 429
+    doc = client.get(f"/api/v1/plays/{exported['id']}/export", headers={
+        "Authorization": f"Bearer {exported['view_token']}"}).get_json()
+    assert client.post("/api/v1/plays/import", json=doc).status_code == 429
+
+
+def test_one_document_at_a_time_and_the_taps_go_on(tmp_path, monkeypatch):
+    from companion.web import sheets
+
+    app = limited_app(tmp_path, HEAVY_WAIT=0)
+    client = app.test_client()
+    play = new_play(client)
+    started, release = threading.Event(), threading.Event()
+
+    def slow_pdf(html, base_url):
+        started.set()
+        assert release.wait(30)
+        return b"%PDF-1.7 test"
+
+    monkeypatch.setattr(sheets, "html_to_pdf", slow_pdf)
+    first = {}
+    worker = threading.Thread(target=lambda: first.update(reply=app.test_client().get(
+        f"/plays/{play['id']}/{play['view_token']}/scoresheet.pdf")))
+    worker.start()
+    try:
+        assert started.wait(30)
+        busy = client.get(f"/api/v1/plays/{play['id']}/scoresheet.pdf",
+                          headers={"Authorization": f"Bearer {play['view_token']}"})
+        assert busy.status_code == 429
+        assert busy.get_json()["error"]["code"] == "busy"
+        assert client.get("/pads/knarr.pdf").status_code == 429
+        assert tap(client, play, 1).status_code == 200        # the table is not held up
+    finally:
+        release.set()
+        worker.join()
+    assert first["reply"].status_code == 200
+    assert client.get(f"/api/v1/plays/{play['id']}/scoresheet.pdf", headers={
+        "Authorization": f"Bearer {play['view_token']}"}).status_code == 200
+
+
+# ---------------------------------------------------------------- deleting a play
+def test_the_api_deletes_a_play_with_its_edit_token_only(client, app):
+    play = new_play(client)
+    tap(client, play, 1)
+    path = f"/api/v1/plays/{play['id']}"
+    assert client.delete(path).status_code == 401
+    assert client.delete(path, headers={"Authorization": f"Bearer {play['view_token']}"}
+                         ).status_code == 403
+    assert client.delete(path, headers={"Authorization": "Bearer nonsense"}).status_code == 403
+    edit = {"Authorization": f"Bearer {play['edit_token']}"}
+    assert client.delete(path, headers=edit).status_code == 204
+    assert client.get(path, headers=edit).status_code in (403, 404)
+    assert client.get(f"/plays/{play['id']}/{play['edit_token']}").status_code == 404
+    store = app.extensions["companion"].store
+    assert store.load_play(play["id"]) is None
+    assert store.active_events(play["id"]) == []
+    assert client.delete(path, headers=edit).status_code in (403, 404)
+
+
+def test_the_page_asks_before_deleting(csrf_app):
+    client = csrf_app.test_client()
+    play = new_play(client)
+    base = f"/plays/{play['id']}"
+    assert client.get(f"{base}/{play['view_token']}/delete").status_code == 403
+    history = client.get(f"{base}/{play['edit_token']}/history").get_data(as_text=True)
+    assert 'id="delete-play"' in history
+    page = client.get(f"{base}/{play['edit_token']}/delete")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Delete this play?" in text
+    assert "cannot be undone" in text
+    assert client.get(f"{base}/{play['edit_token']}").status_code == 200   # not yet deleted
+    # without the form's CSRF token (another site's form) nothing happens
+    assert client.post(f"{base}/{play['edit_token']}/delete").status_code == 400
+    assert client.get(f"{base}/{play['edit_token']}").status_code == 200
+    import re
+
+    token = re.search(r'name="csrf_token" value="([^"]+)"', text).group(1)
+    done = client.post(f"{base}/{play['edit_token']}/delete", data={"csrf_token": token})
+    assert done.status_code == 200 and "Play deleted" in done.get_data(as_text=True)
+    assert client.get(f"{base}/{play['edit_token']}").status_code == 404
+
+
+# ---------------------------------------------------------------- privacy of the lists
+def finished_play_through_pages(client, names):
+    reply = client.post("/new", data={"game": "knarr", "name0": names[0], "name1": names[1]})
+    assert reply.status_code == 302
+    link = reply.headers["Location"]
+    client.get(link)
+    _, _, play_id, token = link.rstrip("/").rsplit("/", 3)
+    client.post(f"/api/v1/plays/{play_id}/events", headers={
+        "Authorization": f"Bearer {token}"}, json={"type": "finish"})
+    return play_id, token
+
+
+@pytest.mark.parametrize("page", ["/", "/history"])
+def test_lists_show_only_the_plays_this_device_opened(app, page):
+    ann = app.test_client()
+    cy = app.test_client()
+    finished_play_through_pages(ann, ["Annabel", "Bosco"])
+    finished_play_through_pages(cy, ["Cyrano", "Dido"])
+    api_only = new_play(app.test_client(), game="knarr", players=("Zebedee", "Xanthe"))
+    app.test_client().post(f"/api/v1/plays/{api_only['id']}/events", headers={
+        "Authorization": f"Bearer {api_only['edit_token']}"}, json={"type": "finish"})
+    mine = ann.get(page).get_data(as_text=True)
+    theirs = cy.get(page).get_data(as_text=True)
+    stranger = app.test_client().get(page).get_data(as_text=True)
+    assert "Annabel" in mine and "Cyrano" not in mine and "Zebedee" not in mine
+    assert "Cyrano" in theirs and "Annabel" not in theirs
+    for name in ("Annabel", "Bosco", "Cyrano", "Dido", "Zebedee", "Xanthe"):
+        assert name not in stranger
+    # the device that opens a play by its link sees it from then on
+    stranger_client = app.test_client()
+    stranger_client.get(f"/plays/{api_only['id']}/{api_only['view_token']}")
+    assert "Zebedee" in stranger_client.get(page).get_data(as_text=True)
