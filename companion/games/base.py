@@ -453,8 +453,8 @@ class Game:
         """Return the cleaned catalogue or raise RuleError naming the bad entry."""
         if not isinstance(data, dict):
             raise RuleError("The catalogue must be a JSON object.", None)
-        if data:
-            raise RuleError(f"{self.name} keeps no box data.", None)
+        if data:   # the first entry is the one to blame
+            raise RuleError(f"{self.name} keeps no box data.", str(next(iter(data))))
         return {}
 
     # ---- a play at the table (state is a plain dict; see companion/plays.py).

@@ -66,3 +66,11 @@ def test_names_are_stored_normalised():
     assert check_players(["Ａｎｎ", "B\u200bo", "Cy\u202e"], 1, 5) == ["Ann", "Bo", "Cy"]
     with pytest.raises(RuleError, match="needs a name"):
         check_players(["\u200b\u200b"], 1, 5)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_unknown_box_data_names_the_entry(game_id):
+    """Seafarers, which keeps no box data, answered without naming the entry at fault."""
+    with pytest.raises(RuleError) as err:
+        GAMES[game_id].validate_catalogue({"zz_unknown": 1})
+    assert err.value.status == 400 and err.value.field == "zz_unknown"
