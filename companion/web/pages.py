@@ -30,7 +30,7 @@ from .changes import (
     idempotency_key,
     quiet_device,
 )
-from .forms import event_body, new_play_body
+from .forms import coerce, event_body, new_play_body
 from .jsoncheck import uploaded_json
 from .links import role_links, share_link
 from .privacy import forget_play, remember_play, visible_ids
@@ -146,8 +146,10 @@ def move(play_id, token, move):
                                 "is unknown; reload the page.", DEVICE_HEADER)
             done = service().undo_mine(play_id, device, key=key)
         else:
+            expected = (request.form.get("expected_version") or "").strip()
+            # "abc" is a 400 like on the event form, not an undo without a check
             done = service().move_head(play_id, -1 if move == "undo" else 1,
-                                       request.form.get("expected_version", type=int), key=key)
+                                       coerce(expected) if expected else None, key=key)
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:

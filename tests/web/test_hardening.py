@@ -220,3 +220,20 @@ def test_look_alike_names_are_one_player_through_the_api(client):
             reply.get_json()["error"]["field"].startswith("players[1]")
     body = new_play(client, "knarr", ["Ｂｏ", "C\u200by"])
     assert [p["name"] for p in body["state"]["players"]] == ["Bo", "Cy"]
+
+
+def test_undo_with_a_malformed_version_is_a_400_and_undoes_nothing(client):
+    play = new_play(client)
+    auth = {"Authorization": f"Bearer {play['edit_token']}"}
+    client.post(f"/api/v1/plays/{play['id']}/events", headers=auth, json={
+        "type": "sheet", "data": {"player": "Bo", "fields": {"vp": 4}}})
+    for bad in ("abc", "1.5", "true"):
+        reply = client.post(f"/plays/{play['id']}/{play['edit_token']}/undo",
+                            data={"expected_version": bad}, headers={"HX-Request": "true"})
+        assert reply.status_code == 400, bad
+        assert 'data-field="expected_version"' in reply.get_data(as_text=True)
+    state = client.get(f"/api/v1/plays/{play['id']}", headers=auth).get_json()["state"]
+    assert state["sheets"]["Bo"]["vp"] == 4 and state["version"] == 1
+    reply = client.post(f"/plays/{play['id']}/{play['edit_token']}/undo",
+                        data={"expected_version": "1"}, headers={"HX-Request": "true"})
+    assert reply.status_code == 200
