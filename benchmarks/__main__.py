@@ -326,6 +326,10 @@ def main(argv=None) -> int:
             from .bench_durability import sqlite_synchronous
 
             report["sqlite_synchronous"] = sqlite_synchronous(tmp, args.repeat)
+            from .bench_durability import undo_figures
+
+            report["undo"] = {name: undo_figures(fresh(url, tmp, "undo"))
+                              for name, url in backends(tmp).items()}
             print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
             sqlite = f"sqlite:///{tmp}/other.db"
             report["pdf"] = pdf_figures(sqlite, max(5, args.repeat // 30))
