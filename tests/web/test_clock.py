@@ -96,6 +96,7 @@ def test_duration_in_history_exports_and_pdf(client, turn):
     csv_text = client.get(base + "/export.csv").get_data(as_text=True)
     assert csv_text.splitlines()[0].split(",")[5] == "duration_min"
     assert csv_text.splitlines()[1].split(",")[5] == "42"
+    client.get(base)          # History lists the plays this device opened
     history = client.get("/history").get_data(as_text=True)
     assert "42 min" in history and 'id="play-lengths"' in history
     pdf = client.get(base + "/scoresheet.pdf").data
@@ -117,6 +118,7 @@ def test_an_import_keeps_the_clock_of_the_export(client, turn):
 def test_average_length_per_game_and_player_count(client, turn):
     for minutes in (30, 50):
         play = create(client)
+        client.get(f"/plays/{play['id']}/{play['view_token']}")   # opened on this device
         turn.advance(minutes)
         post(client, play, {"type": "finish"})
     html = client.get("/history").get_data(as_text=True)

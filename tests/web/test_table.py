@@ -267,6 +267,8 @@ def test_history_lists_finished_plays_with_winners_and_player_stats(client):
     play_rounds(client, second, glories=((20, 2),), names=("Bo", "Cy"))
     running = create(client, players=("Dee", "Eve"))
     event(client, running, "sheet", {"player": "Dee", "fields": {"glory": 50}})
+    for play in (first, second, running):   # History lists the plays this device opened
+        page(client, play)
     html = client.get("/history").get_data(as_text=True)
     assert html.count('class="card"') >= 2 and "Dee" not in html
     stats = html[html.index('id="player-stats"'):html.index("</table>",
