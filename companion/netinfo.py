@@ -59,7 +59,7 @@ def trusted_hosts(extra, public_url: str | None) -> list[str]:
     names = {"localhost", "127.0.0.1", *interface_addresses()}
     host = socket.gethostname()
     if host:
-        names.update({host, f"{host}.local", socket.getfqdn()})
+        names.update({host, f"{host}.local"})   # no getfqdn: a DNS lookup at start-up
     if public_url:
         names.add(urlsplit(public_url).hostname or "")
     if isinstance(extra, str):
