@@ -320,8 +320,18 @@ def rank(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
 
     Sets ``rank`` on each result (1 for the winners; equal results share a rank; competition
     ranking 1, 1, 3). Returns (results in input order, winners' names, the tie-break sentence
-    or None when no tie at the top needed deciding).
+    or None when no tie at the top needed deciding). ``tie_sentences`` explains every tie.
     """
+    ordered = ranked_order(results, tiebreaks, total)
+    if not ordered:
+        return results, [], None
+    winners = [r["name"] for r in results if r["rank"] == 1]
+    return results, winners, tiebreak_sentence(ordered, tiebreaks, total)
+
+
+def ranked_order(results: list[dict], tiebreaks: Sequence[Tiebreak],
+                 total: Callable[[dict], float]) -> list[dict]:
+    """The results best first, each given its ``rank``."""
     def key(r: dict) -> tuple:
         return (total(r),) + tuple(t.value(r) for t in tiebreaks)
 
@@ -331,32 +341,91 @@ def rank(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
             r["rank"] = ordered[i - 1]["rank"]
         else:
             r["rank"] = i + 1
-    if not ordered:
-        return results, [], None
-    winners = [r["name"] for r in results if r["rank"] == 1]
-    return results, winners, tiebreak_sentence(ordered, tiebreaks, total)
+    return ordered
 
 
 def tiebreak_sentence(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
                       total: Callable[[dict], float]) -> str | None:
-    best = total(ordered[0])
-    tied = [r for r in ordered if total(r) == best]
-    if len(tied) < 2:
+    """How the tie for first place was decided (None when nobody tied the leader)."""
+    top = [r for r in ordered if total(r) == total(ordered[0])]
+    if len(top) < 2:
         return None
-    names = join_names([r["name"] for r in tied])
-    for tb in tiebreaks:
-        values = [tb.value(r) for r in tied]
-        top = max(values)
-        leaders = [r for r, v in zip(tied, values, strict=True) if v == top]
-        if len(leaders) < len(tied):
-            others = ", ".join(str(number(v)) for v in sorted(values, reverse=True)[len(leaders):])
-            verb = "win" if len(leaders) > 1 else "wins"
-            return (f"{names} tied on {number(best)}; {join_names([r['name'] for r in leaders])} "
-                    f"{verb} with the most {tb.label} ({number(top)} against {others}).")
-        tied = leaders
-    if tiebreaks:
-        return f"{names} tied on {number(best)} and on every tie-break: a shared win."
-    return f"{names} tied on {number(best)}: a shared win."
+    return " ".join(explain_tie(top, tiebreaks, 1, f"tied on {number(total(top[0]))}"))
+
+
+def tie_sentences(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
+                  total: Callable[[dict], float] = lambda r: r["total"]) -> list[str]:
+    """One sentence (or more) for EVERY group of players on the same total, best first: what
+    decided between them, or that they share the place. ``ordered`` is best first."""
+    sentences, i = [], 0
+    while i < len(ordered):
+        group = [r for r in ordered[i:] if total(r) == total(ordered[i])]
+        if len(group) > 1:
+            sentences += explain_tie(group, tiebreaks, i + 1,
+                                     f"tied on {number(total(group[0]))}")
+        i += len(group)
+    return sentences
+
+
+def explain_tie(group: list[dict], tiebreaks: Sequence[Tiebreak], place: int, tied_on: str,
+                also: bool = False) -> list[str]:
+    """Sentences for players level on everything before ``tiebreaks``, in ranked order;
+    ``place`` is the best place the group can take."""
+    lead = f"{join_names([r['name'] for r in group])} {'also ' if also else ''}{tied_on}"
+    for k, tb in enumerate(tiebreaks):
+        values = [tb.value(r) for r in group]
+        if len(set(values)) == 1:
+            continue
+        rest = tiebreaks[k + 1:]
+        parts = split_by(group, tb.value)
+        leaders = parts[0]
+        others = ", ".join(str(number(v)) for v in values[len(leaders):])
+        settled = len(leaders) == 1 or not splits(leaders, rest)
+        verb = place_words(place, len(leaders)) if settled else (
+            "stays ahead" if len(leaders) == 1 else "stay ahead")
+        sentences = [f"{lead}; {join_names([r['name'] for r in leaders])} {verb} with the "
+                     f"most {tb.label} ({number(values[0])} against {others})."]
+        position = place
+        for part in parts:
+            if len(part) > 1 and (part is not leaders or not settled):
+                sentences += explain_tie(part, rest, position,
+                                         f"tied on {number(tb.value(part[0]))} {tb.label}",
+                                         also=True)
+            position += len(part)
+        return sentences
+    every = (" and on every tie-break" if not also else " and on every other tie-break"
+             ) if tiebreaks else ""
+    return [f"{lead}{every}: {shared_place(place)}."]
+
+
+def split_by(group: list[dict], value: Callable[[dict], float]) -> list[list[dict]]:
+    """``group`` (already in ranked order) cut where ``value`` changes."""
+    parts: list[list[dict]] = []
+    for r in group:
+        if parts and value(parts[-1][0]) == value(r):
+            parts[-1].append(r)
+        else:
+            parts.append([r])
+    return parts
+
+
+def splits(group: list[dict], tiebreaks: Sequence[Tiebreak]) -> bool:
+    return any(len({tb.value(r) for r in group}) > 1 for tb in tiebreaks)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def place_words(place: int, count: int) -> str:
+    if place == 1:
+        return "wins" if count == 1 else "win"
+    return f"takes {ordinal(place)} place" if count == 1 else f"share {ordinal(place)} place"
+
+
+def shared_place(place: int) -> str:
+    return "a shared win" if place == 1 else f"they share {ordinal(place)} place"
 
 
 def number(value: float) -> Any:
@@ -384,11 +453,13 @@ def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (), **ex
     for r in results:
         r["total"] = sum(r["categories"].values())
     ranked, winners, sentence = rank(results, tiebreaks)
+    every_tie = tie_sentences(sorted(ranked, key=lambda r: r["rank"]), tiebreaks)
     players = [{"name": r["name"], "categories": r["categories"], "total": r["total"],
                 "rank": r["rank"], **({"explanations": r["explanations"]}
                                       if r.get("explanations") else {})}
                for r in ranked]
-    return {"players": players, "winners": winners, "tiebreak": sentence, **extra}
+    return {"players": players, "winners": winners, "tiebreak": sentence,
+            "tiebreaks": every_tie, **extra}
 
 
 # --------------------------------------------------------------------------- randomness

@@ -79,7 +79,11 @@ def _schemas() -> dict:
             "players": {"type": "array", "items": {"type": "object", "properties": {
                 "name": {"type": "string"}, "sheet": JSON_OBJECT}}},
             "options": JSON_OBJECT}},
-        "ScoreResponse": {"type": "object", "required": ["players", "winners", "tiebreak"]},
+        "ScoreResponse": {"type": "object", "required": ["players", "winners", "tiebreak"],
+                          "properties": {"tiebreaks": {
+                              "type": "array", "items": {"type": "string"},
+                              "description": "A sentence for every group of tied players, "
+                                             "best place first."}}},
         "PlayRequest": {"type": "object", "required": ["game", "players"], "properties": {
             "game": {"type": "string", "enum": GAME_IDS},
             "players": {"type": "array", "items": {"type": "object", "properties": {
