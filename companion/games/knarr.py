@@ -178,7 +178,8 @@ def read_position(data: dict, player: str, before: int) -> int:
 
 
 def read_reputation_vp(data: dict, table: dict, player: str) -> int:
-    """The reputation step's VP: from the catalogue track, or typed by the table."""
+    """The reputation step's VP: from the catalogue track, or typed by the table; a blank
+    keeps last turn's value (the highest value the marker reached only grows)."""
     track, position = table["reputation_track"], table["reputation"][player]
     computed = highest_reputation_vp(track, position)
     typed = (check_int(data["reputation_vp"], "data.reputation_vp", "The reputation VP", 0,
@@ -189,26 +190,14 @@ def read_reputation_vp(data: dict, table: dict, player: str) -> int:
                             f"space {position}); leave reputation_vp out or enter {computed}.",
                             "data.reputation_vp", "reputation_mismatch", 422)
         return computed
-    if typed is None:
-        raise RuleError(missing_reputation_message(track, position, player),
-                        "data.reputation_vp", "reputation_vp_needed", 422)
     last = table["reputation_vp"][player]
+    if typed is None:            # left blank (or "Pass turn"): the same as last turn
+        return last
     if typed < last:
         raise RuleError(f"{player}'s reputation VP cannot drop below last turn's {last}: it is "
                         "the highest value the marker has reached.", "data.reputation_vp",
                         "reputation_backwards", 422)
     return typed
-
-
-def missing_reputation_message(track: list[int], position: int, player: str) -> str:
-    ask = (f"Type the VP {player}'s reputation step gives (the highest value their Reputation "
-           "marker has reached)")
-    if not track:
-        return (f"{ask}: the box catalogue holds no reputation track values. Enter the track on "
-                "the Catalogue page to have future plays add it automatically.")
-    return (f"{ask}: the box catalogue's reputation track stops at space {len(track) - 1} and "
-            f"the marker is on space {position}. Add the VP for space {position} to the track "
-            "on the Catalogue page to have future plays add it automatically.")
 
 
 def read_turn(data: Any, state: dict) -> dict:

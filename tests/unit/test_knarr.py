@@ -274,11 +274,6 @@ def test_without_a_track_the_table_types_the_reputation_vp():
     play = new_play(("Ann", "Bo"), catalogue={})
     assert play["table"]["asks_reputation_vp"] is True
     assert play["table"]["next_reputation_vp"] is None
-    err = rejects(play, "data.reputation_vp", 422, vp_gained=2)
-    assert "Catalogue page" in err.message
-    with pytest.raises(RuleError) as adv:
-        GAME.advance(copy.deepcopy(play))
-    assert adv.value.field == "data.reputation_vp"
     me = play["table"]["current_player"]
     play = turn(turn(play, reputation_vp=1, vp_gained=2, reputation=2), reputation_vp=0)
     assert play["sheets"][me]["vp"] == 3
@@ -286,14 +281,40 @@ def test_without_a_track_the_table_types_the_reputation_vp():
     assert turn(play, reputation_vp=2)["sheets"][me]["vp"] == 5
 
 
-def test_a_marker_past_a_short_catalogue_track_asks_for_the_vp():
+def test_a_blank_reputation_vp_is_last_turns_value():
+    # The reputation step scores the highest value the marker has reached: without a typed
+    # value it is what it was last turn, so a blank field never refuses (or resets) the turn.
+    play = new_play(("Ann", "Bo"), catalogue={})
+    me, other = play["table"]["order"]
+    play = turn(play, vp_gained=2)                        # blank on the first turn: 0
+    assert play["sheets"][me]["vp"] == 2
+    play = turn(play, reputation_vp=3, vp_gained=1)       # Bo's step is typed: 3
+    play = turn(play, reputation_vp="", vp_gained=4)      # Ann: blank keeps her 0
+    assert play["sheets"][me]["vp"] == 6
+    play = turn(play, vp_gained=0)                        # Bo: blank keeps his 3
+    assert play["sheets"][other]["vp"] == 7
+    assert play["table"]["history"][-1]["reputation_vp"] == 3
+
+
+def test_pass_turn_works_without_a_track():
+    play = new_play(("Ann", "Bo"), catalogue={})
+    me, other = play["table"]["order"]
+    play = turn(play, reputation_vp=2, vp_gained=5)
+    play = GAME.advance(copy.deepcopy(play))              # Bo passes: his 0 reputation VP
+    play = GAME.advance(copy.deepcopy(play))              # Ann passes: last turn's 2 again
+    assert play["sheets"][me]["vp"] == 9 and play["sheets"][other]["vp"] == 0
+    assert play["table"]["turn"] == 4 and play["table"]["current_player"] == other
+
+
+def test_a_marker_past_a_short_catalogue_track_keeps_the_last_vp():
     play = new_play(("Ann", "Bo"), catalogue={"reputation_track": [0, 1, 2]})
     me = play["table"]["current_player"]
-    play = turn(turn(play, reputation=4))
+    play = turn(turn(play, reputation=2))                 # Ann's marker to 2; Bo's turn
+    play = turn(turn(play, reputation=4))                 # Ann scores 2, moves past the track
     assert play["table"]["asks_reputation_vp"] is True
-    err = rejects(play, "data.reputation_vp", 422)
-    assert "space 4" in err.message and "stops at space 2" in err.message
-    assert turn(play, reputation_vp=3)["sheets"][me]["vp"] == 3
+    assert play["sheets"][me]["vp"] == 2
+    assert turn(copy.deepcopy(play))["sheets"][me]["vp"] == 4      # blank: last turn's 2
+    assert turn(play, reputation_vp=3)["sheets"][me]["vp"] == 5
 
 
 def test_the_reputation_marker_never_moves_back():

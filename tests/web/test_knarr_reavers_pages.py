@@ -148,15 +148,25 @@ def test_knarr_bad_turn_shows_an_inline_error_and_changes_nothing(client, knarr)
     assert state["table"]["history"] == []
 
 
-def test_knarr_missing_reputation_vp_is_asked_inline(client, knarr):
+def test_knarr_blank_reputation_vp_keeps_last_turns_value(client, knarr):
     play_id, edit, _ = knarr
     first = api_state(client, play_id, edit)["table"]["current_player"]
-    response = form_event(client, play_id, edit, 0, "turn", player=first, vp_gained=2)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert 'data-field="data.reputation_vp"' in html
-    assert 'id="knarr-repvp" name="d:reputation_vp"' in html and 'aria-invalid="true"' in html
-    assert api_state(client, play_id, edit)["version"] == 0
+    html = client.get(f"/plays/{play_id}/{edit}").get_data(as_text=True)
+    assert 'id="knarr-repvp" name="d:reputation_vp"' in html and 'value="0"' in html
+    response = form_event(client, play_id, edit, 0, "turn", player=first, vp_gained=2,
+                          reputation_vp="")
+    assert response.status_code == 200
+    state = api_state(client, play_id, edit)
+    assert state["version"] == 1 and state["sheets"][first]["vp"] == 2
+
+
+def test_knarr_pass_turn_button_passes(client, knarr):
+    play_id, edit, _ = knarr
+    first = api_state(client, play_id, edit)["table"]["current_player"]
+    response = form_event(client, play_id, edit, 0, "advance")
+    assert response.status_code == 200
+    state = api_state(client, play_id, edit)
+    assert state["version"] == 1 and state["table"]["current_player"] != first
 
 
 def test_knarr_end_notice_then_game_over(client):
@@ -171,7 +181,7 @@ def test_knarr_end_notice_then_game_over(client):
     api_event(client, play_id, edit, "turn", reputation_vp=0, vp_gained=3)
     for token in (edit, view):
         html = page(client, play_id, token)
-        assert "Game over." in html and "Last round." not in html
+        assert html.count("Game over") == 1 and "Last round." not in html
         assert not Forms(html).of_type("turn")
         assert "Final ranking" in html
 
