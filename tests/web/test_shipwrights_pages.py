@@ -49,7 +49,8 @@ def event(client, path, version, **data):
 
 def position(page: str, player: str, track: str) -> int:
     """The number shown on a player's (or the neutral) track in the panel."""
-    block = page.split(f'data-player="{player}"', 1)[1]
+    block = page.split('g-sw-player', 1)[1]          # the panel (the setup may come first)
+    block = block.split(f'data-player="{player}"', 1)[1]
     block = block.split(f'data-track="{track}"', 1)[1]
     return int(re.search(r'<output class="g-sw-pos">(\d+)</output>', block).group(1))
 
