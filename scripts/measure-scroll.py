@@ -1,14 +1,13 @@
 """How far a phone (390x844) must scroll to reach the controls of each step of one ordinary
-round, per game. Plays a round with 4 players in headless Chromium on a throwaway database.
+round, per game. Plays with 4 players in headless Chromium on a throwaway database.
 
-    .venv/bin/python scripts/measure-scroll.py [--shots DIR]
+    .venv/bin/python scripts/measure-scroll.py [--shots DIR] [game ...]
 
 Round 1 is played without measuring (at version 0 the setup checklist is open at the top on
-purpose); round 2 is measured. For every step of the round the page is loaded fresh (scrolled to the top) and the lowest
-control that step needs is located: scrolling needed = its bottom edge - 844 px (0 when it is
-already on the first screen). The figures printed are per step; "round" is the deepest of them,
-the scrolling one round needs (the step forward is in the sticky bar at the top); and the page
-height.
+purpose); round 2 is measured. For every step the page is loaded fresh (scrolled to the top)
+and the lowest control that step needs is located: scrolling needed = its bottom edge - 844 px
+(0 when it is already on the first screen). Printed: each step; "round needs", the deepest of
+them (the step forward sits in the sticky bar at the top); and the page height.
 """
 from __future__ import annotations
 

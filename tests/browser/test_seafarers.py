@@ -112,7 +112,7 @@ def test_oceans_tap_a_question_mark_to_discover(live_server, phone, tmp_path):
     before = int(tiles.inner_text())
     spot = page.get_by_role("button", name="Discover the face-down position at").first
     q, r = spot.get_attribute("data-q"), spot.get_attribute("data-r")
-    hexagon = page.locator(f"#play .g-seafarers-panel g.hex[data-q='{q}'][data-r='{r}']")
+    hexagon = page.locator(f"#play .g-seafarers-reference g.hex[data-q='{q}'][data-r='{r}']")
     expect(hexagon).to_have_class("hex hidden")
     spot.tap()
     expect(tiles).to_have_text(str(before - 1))
