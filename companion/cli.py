@@ -14,7 +14,7 @@ from .games.base import RuleError
 
 
 def register_cli(app: Flask) -> None:
-    for command in (init_db, setup, score, serve, backup, restore):
+    for command in (init_db, setup, score, serve, backup, restore, owner_key_command):
         app.cli.add_command(command)
 
 
@@ -156,11 +156,21 @@ def score(game, file):
 @with_appcontext
 def serve(host, port, workers, threads, worker_class, connections):
     """Serve on the local network with gunicorn (a production WSGI server)."""
+    from .owner import owner_key
     from .server import announce, run_gunicorn
 
     _upgrade_database()
-    announce(current_app.config.get("PUBLIC_URL"), port)
+    announce(current_app.config.get("PUBLIC_URL"), port, owner_key())
     run_gunicorn(host, port, workers, threads, worker_class, connections)
+
+
+@click.command("owner-key")
+@with_appcontext
+def owner_key_command():
+    """Print the owner key (made once in the instance folder): it lets you change box data."""
+    from .owner import owner_key
+
+    click.echo(owner_key())
 
 
 def _create_app(*_args):

@@ -16,6 +16,7 @@ from .games.base import (
     check_delta,
     check_name,
     check_object,
+    complete_answer,
     is_whole_number_text,
     make_rng,
     new_seed,
@@ -23,7 +24,10 @@ from .games.base import (
 )
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
-COMMON_EVENTS = ("sheet", "advance", "finish", *clock.EVENTS)
+COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", *clock.EVENTS)
+# Events a finished play still takes: corrections of the sheets and answers to the score's
+# questions about the box (a finished play becomes complete as soon as they are answered).
+AFTER_FINISH = ("sheet", "box_value")
 MAX_SEED = 200
 
 
@@ -134,11 +138,13 @@ def apply_rules(state: dict, event: dict) -> dict:
     game = get_game(state["game"])
     state = copy.deepcopy(state)
     kind, data = event["type"], event.get("data") or {}
-    if state["finished"] and kind not in ("sheet",):
+    if state["finished"] and kind not in AFTER_FINISH:
         raise RuleError("This play has finished; only score sheets can still be corrected.",
                         "type", "play_finished", 422)
     if kind == "sheet":
         return apply_sheet(game, state, data)
+    if kind == "box_value":
+        return apply_box_value(game, state, data)
     if kind == "advance":
         return game.advance(state)
     if kind == "finish":
@@ -378,6 +384,27 @@ def shortened(parts: list[str]) -> str:
     return "; ".join(parts[:2]) + (f" and {len(parts) - 2} more" if len(parts) > 2 else "")
 
 
+def apply_box_value(game: Game, state: dict, data: dict) -> dict:
+    """An answer to one of the score's questions about the box, kept in this play only."""
+    check_object(data, ("key", "value"), "data")
+    key = data.get("key")
+    if not isinstance(key, str) or not key or len(key) > 80:
+        raise RuleError("Say which value from the box this answers.", "data.key")
+    if data.get("value") in (None, ""):
+        raise RuleError("Type the number printed in the box.", "data.value")
+    value = game.parse_box_value(key, data["value"])
+    state["box_values"] = {**state.get("box_values", {}), key: value}
+    return state
+
+
+def scoring_catalogue(state: dict) -> dict:
+    """The box data a play scores with: what it started with plus what the table answered."""
+    answers = state.get("box_values") or {}
+    if not answers:
+        return state["catalogue"]
+    return get_game(state["game"]).with_box_values(state["catalogue"], answers)
+
+
 def replay(initial: dict, events: list[dict]) -> dict:
     """The state after the given events, from the initial state."""
     state = initial
@@ -390,7 +417,10 @@ def score_of(state: dict) -> dict:
     """The scoring endpoint's response for a play's current sheets, or {"error": ...}."""
     game = get_game(state["game"])
     try:
-        return game.score(game.score_body(state), state["catalogue"])
+        catalogue = scoring_catalogue(state)
+        if catalogue is not state["catalogue"]:
+            state = dict(state, catalogue=catalogue)
+        return complete_answer(game.score(game.score_body(state), catalogue))
     except RuleError as err:
         return err.as_dict()
 
@@ -412,4 +442,4 @@ def run_score(game_id: str, body: Any, catalogue: dict) -> dict:
     game = get_game(game_id)
     if not isinstance(body, dict):
         raise RuleError("The request must be a JSON object.", None)
-    return game.score(body, catalogue)
+    return complete_answer(game.score(body, catalogue))

@@ -9,11 +9,16 @@ from .netinfo import base_url
 from .qr import qr_terminal
 
 
-def announce(public_url: str | None, port: int) -> None:
+def announce(public_url: str | None, port: int, owner_key: str | None = None) -> None:
     url = base_url(public_url, None, port) + "/"
     click.echo(f"\nNorth Sea Companion is serving at {url}")
     click.echo("Scan this with a phone on the same network:\n")
     click.echo(qr_terminal(url))
+    if owner_key:
+        owner_url = f"{url}owner/{owner_key}"
+        click.echo(f"\nOwner link (only for your own phone: it lets it change the box data):\n"
+                   f"{owner_url}\n")
+        click.echo(qr_terminal(owner_url))
 
 
 # A page path holds the play's token: /plays/<id>/<token>[/...] (the API's /api/v1/plays/<id>/...

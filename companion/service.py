@@ -80,11 +80,45 @@ class PlayService:
         game = get_game(game_id)
         return self.store.get_catalogue(game.id) or game.empty_catalogue()
 
-    def put_catalogue(self, game_id: str, data) -> dict:
+    def put_catalogue(self, game_id: str, data, source: str = "saved") -> dict:
+        """Validate and save; every save is kept as a version (see restore_catalogue)."""
         game = get_game(game_id)
         clean = game.validate_catalogue(data)
-        self.store.put_catalogue(game.id, clean)
+        self.store.put_catalogue(game.id, clean, source, previous=self.catalogue(game.id))
         return clean
+
+    def catalogue_versions(self, game_id: str) -> list[dict]:
+        return self.store.catalogue_versions(get_game(game_id).id)
+
+    def restore_catalogue(self, game_id: str, version_id) -> dict:
+        """Make a kept version the current box data again (itself kept as a new version)."""
+        game = get_game(game_id)
+        if isinstance(version_id, bool) or not isinstance(version_id, int):
+            raise RuleError("Pick a saved version to restore.", "version")
+        kept = self.store.catalogue_version(game.id, version_id)
+        if kept is None:
+            raise RuleError("There is no such saved version of this box data.", "version",
+                            "unknown_version", 404)
+        return self.put_catalogue(game.id, kept["data"], f"restored version {version_id}")
+
+    def undo_catalogue_save(self, game_id: str) -> dict:
+        """Put back what was there before the latest save or import."""
+        versions = self.store.catalogue_versions(get_game(game_id).id, limit=2)
+        if len(versions) < 2:
+            raise RuleError("There is no earlier version of this box data to go back to.",
+                            None, "nothing_to_undo", 409)
+        return self.restore_catalogue(game_id, versions[1]["id"])
+
+    def save_box_values(self, row: PlayRow) -> dict:
+        """Save what a play answered about the box into this installation's box data."""
+        state = self.state(row)
+        answers = state.get("box_values") or {}
+        if not answers:
+            raise RuleError("This play has answered nothing about the box yet.", None,
+                            "nothing_to_save", 409)
+        game = get_game(row.game)
+        merged = game.with_box_values(self.catalogue(game.id), answers)
+        return self.put_catalogue(game.id, merged, "answered in a play")
 
     # ---- plays
     def create(self, body, catalogue: dict | None = None,
@@ -333,5 +367,6 @@ def summary_of(state: dict) -> dict | None:
     if "error" in score:
         return {"winners": [], "totals": {}, **duration}
     return {"winners": score["winners"],
-            "totals": {p["name"]: p["total"] for p in score["players"]}, **duration}
+            "totals": {p["name"]: p["total"] for p in score["players"]},
+            "complete": score["complete"], "missing": score["missing"], **duration}
 

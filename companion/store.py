@@ -76,6 +76,16 @@ catalogues = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+catalogue_versions = sa.Table(
+    "catalogue_versions", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("source", sa.String(40), nullable=False),
+    sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_catalogue_versions_game", "game", "id"),
+)
+
 
 # Built once: every request reads a play, and building a select of all its columns costs
 # more than running it (a profile of recording an event on PostgreSQL showed it).
@@ -310,13 +320,42 @@ class Store:
             return conn.execute(sa.select(catalogues.c.data)
                                 .where(catalogues.c.game == game)).scalar()
 
-    def put_catalogue(self, game: str, data: dict) -> None:
+    def put_catalogue(self, game: str, data: dict, source: str = "saved",
+                      previous: dict | None = None) -> int:
+        """Replace the game's box data and keep it as a new version (returns its id). The
+        first save of a game also keeps ``previous`` (what was there before) as a version, so
+        that first save can be undone too."""
+        stamp = now()
         with self.engine.begin() as conn:
+            if previous is not None and not self._has_versions(conn, game):
+                conn.execute(catalogue_versions.insert().values(
+                    game=game, data=previous, source="before the first save", saved_at=stamp))
             updated = conn.execute(catalogues.update().where(catalogues.c.game == game)
-                                   .values(data=data, updated_at=now()))
+                                   .values(data=data, updated_at=stamp))
             if updated.rowcount == 0:
                 conn.execute(catalogues.insert().values(game=game, data=data,
-                                                        updated_at=now()))
+                                                        updated_at=stamp))
+            return conn.execute(catalogue_versions.insert().values(
+                game=game, data=data, source=source[:40], saved_at=stamp)).inserted_primary_key[0]
+
+    @staticmethod
+    def _has_versions(conn, game: str) -> bool:
+        return conn.execute(sa.select(catalogue_versions.c.id)
+                            .where(catalogue_versions.c.game == game).limit(1)).first() is not None
+
+    def catalogue_versions(self, game: str, limit: int = 50) -> list[dict]:
+        """The kept versions of a game's box data, newest first."""
+        query = (sa.select(catalogue_versions).where(catalogue_versions.c.game == game)
+                 .order_by(catalogue_versions.c.id.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
+    def catalogue_version(self, game: str, version_id: int) -> dict | None:
+        query = sa.select(catalogue_versions).where(catalogue_versions.c.game == game,
+                                                    catalogue_versions.c.id == version_id)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return dict(row._mapping) if row else None
 
 
 class Write:

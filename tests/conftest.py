@@ -29,7 +29,8 @@ def make_app(tmp_path: Path, url: str | None = None, **config):
                       "PUBLIC_URL": "http://192.168.1.20:5000",
                       # per-client limits off: tests send far more than a table; the limits'
                       # own tests (tests/web/test_limits.py) turn them on
-                      "RATELIMIT_ENABLED": False, **config})
+                      "RATELIMIT_ENABLED": False,
+                      "OWNER_KEY_FILE": str(tmp_path / "owner_key"), **config})
     app.extensions["companion"].store.init_db()
     return app
 
@@ -42,6 +43,26 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def as_owner(client):
+    """The client with the owner's cookie, as the owner's phone has after the owner link."""
+    from companion.owner import OWNER_COOKIE, owner_key
+
+    client.set_cookie(OWNER_COOKIE, owner_key(client.application))
+    return client
+
+
+def owner_headers(app) -> dict:
+    """The API's owner authorisation header."""
+    from companion.owner import owner_key
+
+    return {"Authorization": f"Bearer {owner_key(app)}"}
+
+
+@pytest.fixture
+def owner_client(app):
+    return as_owner(app.test_client())
 
 
 @pytest.fixture

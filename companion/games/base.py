@@ -444,11 +444,43 @@ def join_names(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (), **extra) -> dict:
-    """The common scoring response: players (name, categories, total, rank), winners, tiebreak.
+class Unknowns:
+    """Box values a score lacks (printed in the box, not yet entered). Scoring never stops for
+    one: the row counts it as 0, is marked, and the answer asks for it in plain words."""
 
-    ``results``: [{"name", "categories": {row: vp}, ...}]; any other keys are used by the
-    tie-breaks and dropped from the response.
+    def __init__(self) -> None:
+        self._asked: dict[str, str] = {}
+
+    def ask(self, key: str, question: str, answer: str = "number") -> None:
+        """Ask once per key (keys that differ only in case are one question). ``answer``:
+        "number" (one whole number) or "numbers" (several, in order)."""
+        if not any(k.casefold() == key.casefold() for k in self._asked):
+            self._asked[key] = (question, answer)
+
+    def __bool__(self) -> bool:
+        return bool(self._asked)
+
+    def as_fields(self) -> dict:
+        return {"complete": not self._asked,
+                "missing": [{"key": k, "question": q, "answer": a}
+                            for k, (q, a) in self._asked.items()]}
+
+
+def complete_answer(response: dict) -> dict:
+    """Every score answer says whether it is complete (a game without box values always is)."""
+    if "error" not in response:
+        response.setdefault("complete", True)
+        response.setdefault("missing", [])
+    return response
+
+
+def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
+                   unknowns: Unknowns | None = None, **extra) -> dict:
+    """The common scoring response: players (name, categories, total, rank), winners, tiebreak,
+    complete and missing.
+
+    ``results``: [{"name", "categories": {row: vp}, "unknown": [rows counted 0 for a missing
+    box value], ...}]; any other keys are used by the tie-breaks and dropped.
     """
     for r in results:
         r["total"] = sum(r["categories"].values())
@@ -456,10 +488,11 @@ def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (), **ex
     every_tie = tie_sentences(sorted(ranked, key=lambda r: r["rank"]), tiebreaks)
     players = [{"name": r["name"], "categories": r["categories"], "total": r["total"],
                 "rank": r["rank"], **({"explanations": r["explanations"]}
-                                      if r.get("explanations") else {})}
+                                      if r.get("explanations") else {}),
+                **({"unknown": r["unknown"]} if r.get("unknown") else {})}
                for r in ranked]
     return {"players": players, "winners": winners, "tiebreak": sentence,
-            "tiebreaks": every_tie, **extra}
+            "tiebreaks": every_tie, **extra, **(unknowns or Unknowns()).as_fields()}
 
 
 # --------------------------------------------------------------------------- randomness
@@ -519,6 +552,25 @@ class Game:
     # ---- box catalogue
     def empty_catalogue(self) -> dict:
         return {}
+
+    def parse_box_value(self, key: Any, value: Any) -> Any:
+        """A value a play's score asked for (``box_value`` event), checked; RuleError if the
+        key is not one this game asks about."""
+        raise RuleError(f"{self.name} asks for no values from the box.", "data.key",
+                        "unknown_box_value")
+
+    def box_question(self, key: str) -> str:
+        """The question a box value answers, in plain words (for "answered in this play")."""
+        return "A value from the box"
+
+    def with_box_values(self, catalogue: dict, answers: dict) -> dict:
+        """The catalogue with a play's answered box values filled in (answers win)."""
+        return catalogue
+
+    def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
+        """What this game may need from the box, for the warning before a game:
+        [{"what": plain words, "known": bool, "detail": plain words}]."""
+        return []
 
     def validate_catalogue(self, data: Any) -> dict:
         """Return the cleaned catalogue or raise RuleError naming the bad entry."""

@@ -82,11 +82,11 @@ def viking_sentence(player_count: int) -> str:
 
 def reputation_sentence(track: list[int]) -> str:
     if track:
-        return (f"Reputation track: the box catalogue gives the VP of {len(track)} spaces, so "
+        return (f"Reputation track: the box data gives the VP of {len(track)} spaces, so "
                 "the app adds each reputation step itself.")
-    return ("Reputation track: the box catalogue has no values for it, so the app asks for each "
-            "player's reputation VP every turn (enter the track on the Catalogue page to "
-            "automate this).")
+    return ("Reputation track: the box data has no values for it, so the app asks for each "
+            "player's reputation VP every turn (the owner can enter the track on the Box data "
+            "page to automate this).")
 
 
 def setup_checklist(players: list[str], order: list[str], ship_side: str,

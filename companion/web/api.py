@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from ..games import GAMES, get_game
 from ..games.base import RuleError, check_object
+from ..owner import require_owner
 from ..plays import run_score, run_setup, score_of
 from ..qr import qr_svg
 from ..service import Done
@@ -197,9 +198,38 @@ def get_catalogue(game_id):
 @bp.put("/catalogue/<game_id>")
 def put_catalogue(game_id):
     game = get_game(game_id)
+    require_owner(request)
     body = json_body()
     data = body.get("catalogue", body) if isinstance(body, dict) else body
-    clean = service().put_catalogue(game.id, data)
+    clean = service().put_catalogue(game.id, data, "saved through the API")
+    return jsonify({"game": game.id, "catalogue": clean})
+
+
+def version_json(version: dict) -> dict:
+    return {"id": version["id"], "saved_at": version["saved_at"].isoformat(),
+            "source": version["source"]}
+
+
+@bp.get("/catalogue/<game_id>/versions")
+def catalogue_versions(game_id):
+    game = get_game(game_id)
+    return jsonify({"game": game.id,
+                    "versions": [version_json(v) for v in service().catalogue_versions(game.id)]})
+
+
+@bp.post("/catalogue/<game_id>/versions/<int:version_id>/restore")
+def restore_catalogue(game_id, version_id):
+    game = get_game(game_id)
+    require_owner(request)
+    clean = service().restore_catalogue(game.id, version_id)
+    return jsonify({"game": game.id, "catalogue": clean, "restored": version_id})
+
+
+@bp.post("/catalogue/<game_id>/undo")
+def undo_catalogue(game_id):
+    game = get_game(game_id)
+    require_owner(request)
+    clean = service().undo_catalogue_save(game.id)
     return jsonify({"game": game.id, "catalogue": clean})
 
 

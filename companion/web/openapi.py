@@ -90,6 +90,11 @@ def _schemas() -> dict:
                 "name": {"type": "string"}, "colour": {"type": "string"}}}},
             "options": JSON_OBJECT, "seed": {"type": ["string", "integer"]}}},
         "State": state,
+        "CatalogueVersions": {"type": "object", "required": ["game", "versions"], "properties": {
+            "game": {"type": "string"},
+            "versions": {"type": "array", "items": {"type": "object", "properties": {
+                "id": {"type": "integer"}, "saved_at": {"type": "string", "format": "date-time"},
+                "source": {"type": "string"}}}}}},
         "StateResponse": {"type": "object", "required": ["state"],
                           "properties": {"state": {"$ref": "#/components/schemas/State"}}},
         "Event": {"type": "object", "required": ["type"], "properties": {
@@ -197,9 +202,21 @@ def _paths() -> dict:
         "/api/v1/catalogue/{game_id}": {
             "get": _op("The box catalogue", {**_ok(JSON_OBJECT), **_errors(404)},
                        params=[game]),
-            "put": _op("Replace the box catalogue", {**_ok(JSON_OBJECT),
-                                                     **_errors(400, 404, 413, 415)},
-                       _body(JSON_OBJECT), [game])},
+            "put": _op("Replace the box catalogue (owner key as the bearer token; the "
+                       "previous version is kept)",
+                       {**_ok(JSON_OBJECT), **_errors(400, 401, 403, 404, 413, 415)},
+                       _body(JSON_OBJECT), [game], True)},
+        "/api/v1/catalogue/{game_id}/versions": {"get": _op(
+            "The kept versions of the box data, newest first",
+            {**_ok(_ref("CatalogueVersions")), **_errors(404)}, params=[game])},
+        "/api/v1/catalogue/{game_id}/versions/{version_id}/restore": {"post": _op(
+            "Make a kept version the box data again (owner key; kept as a new version)",
+            {**_ok(JSON_OBJECT), **_errors(401, 403, 404)},
+            params=[game, {"name": "version_id", "in": "path", "required": True,
+                           "schema": {"type": "integer"}}], secure=True)},
+        "/api/v1/catalogue/{game_id}/undo": {"post": _op(
+            "Undo the latest save or import of the box data (owner key)",
+            {**_ok(JSON_OBJECT), **_errors(401, 403, 404, 409)}, params=[game], secure=True)},
         "/api/v1/openapi.json": {"get": _op("This document", _ok(JSON_OBJECT))},
     }
 

@@ -8,6 +8,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    has_request_context,
     redirect,
     render_template,
     request,
@@ -18,6 +19,7 @@ from jinja2_fragments.flask import render_block
 
 from ..games import GAMES, get_game
 from ..games.base import RuleError
+from ..owner import is_owner, matches, presented_key, set_owner_cookie
 from ..plays import COLOURS, score_of
 from ..qr import qr_svg
 from ..store import Conflict, PlayRow
@@ -37,6 +39,12 @@ from .privacy import forget_play, remember_play, visible_ids
 from .sheets import scoresheet_pdf
 
 bp = Blueprint("pages", __name__)
+
+
+@bp.app_context_processor
+def owner_flag() -> dict:
+    """``owner`` in every template: does this phone hold the owner key?"""
+    return {"owner": has_request_context() and is_owner(request)}
 
 
 @bp.get("/")
@@ -194,6 +202,20 @@ def delete_play(play_id, token):
     return render_template("plays/delete.html", game=game, row=row, token=token)
 
 
+@bp.post("/plays/<play_id>/<token>/box-data")
+def save_box_values(play_id, token):
+    """The owner keeps what a play answered about the box for later games."""
+    row, role = open_play(play_id, token)
+    if role != "edit" or not is_owner(request):
+        abort(403)
+    try:
+        service().save_box_values(row)
+    except RuleError as err:
+        return _play_block(play_id, token, err.status, error=err.message)
+    return _play_block(play_id, token, 200, opened=(row, role),
+                       notice="Saved to the box data: later games will know it.")
+
+
 @bp.get("/plays/<play_id>/<token>/join.svg")
 def join_svg(play_id, token):
     """The QR code of the view link (or, for an edit token with ?edit=1, the edit link)."""
@@ -210,19 +232,40 @@ def scoresheet(play_id, token):
                     headers={"Content-Disposition": f'inline; filename="play-{row.id}.pdf"'})
 
 
+@bp.get("/owner/<key>")
+def owner_link(key):
+    """The owner link printed at start: this phone becomes the owner's (an HttpOnly cookie)."""
+    if not matches(key):
+        abort(403)
+    response = redirect(url_for("pages.catalogues", owner="welcome"))
+    set_owner_cookie(response, secure=request.is_secure)
+    return response
+
+
+def owner_or_refuse():
+    """None for the owner; else the read-only page's status (401 no key, 403 a wrong one)."""
+    if is_owner(request):
+        return None
+    return 403 if presented_key(request) else 401
+
+
 @bp.route("/catalogue", methods=["GET"])
 def catalogues():
-    return render_template("catalogue/index.html", games=GAMES.values())
+    return render_template("catalogue/index.html", games=GAMES.values(),
+                           welcome=request.args.get("owner") == "welcome" and is_owner(request))
 
 
 @bp.route("/catalogue/<game_id>", methods=["GET", "POST"])
 def catalogue(game_id):
     game = get_game(game_id)
     error, saved, text = None, False, None
-    if request.method == "POST":
+    refused = owner_or_refuse() if request.method == "POST" else None
+    if request.method == "POST" and not refused:
         text = request.form.get("json", "")
         try:
-            service().put_catalogue(game.id, uploaded_json("json"))
+            imported = bool(request.files.get("file") and request.files["file"].filename)
+            service().put_catalogue(game.id, uploaded_json("json"),
+                                    "imported from a file" if imported else "saved as text")
             saved = True
         except RuleError as err:
             error = err
@@ -230,7 +273,42 @@ def catalogue(game_id):
     if text is None or saved:
         text = json.dumps(current, indent=2, ensure_ascii=False)
     return render_template("catalogue/edit.html", game=game, text=text, error=error,
-                           saved=saved, catalogue=current), (error.status if error else 200)
+                           saved=saved, catalogue=current, **versions_context(game.id)), \
+        (refused or (error.status if error else 200))
+
+
+def versions_context(game_id: str) -> dict:
+    return {"versions": service().catalogue_versions(game_id)[:10]}
+
+
+@bp.post("/catalogue/<game_id>/undo")
+def catalogue_undo(game_id):
+    return _restore(game_id, None)
+
+
+@bp.post("/catalogue/<game_id>/versions/<int:version_id>/restore")
+def catalogue_restore(game_id, version_id):
+    return _restore(game_id, version_id)
+
+
+def _restore(game_id: str, version_id: int | None):
+    game = get_game(game_id)
+    refused = owner_or_refuse()
+    error = None
+    if not refused:
+        try:
+            if version_id is None:
+                service().undo_catalogue_save(game.id)
+            else:
+                service().restore_catalogue(game.id, version_id)
+        except RuleError as err:
+            error = err
+    current = service().catalogue(game.id)
+    return render_template(
+        "catalogue/edit.html", game=game, catalogue=current, error=error, saved=False,
+        restored=not refused and error is None,
+        text=json.dumps(current, indent=2, ensure_ascii=False), **versions_context(game.id)), \
+        (refused or (error.status if error else 200))
 
 
 @bp.post("/catalogue/shipwrights/form")
@@ -241,11 +319,18 @@ def shipwrights_catalogue_form():
 
     game = get_game("shipwrights")
     typed = sw.catalogue_from_form(request.form)
+    refused = owner_or_refuse()
+    if refused:
+        current = service().catalogue(game.id)
+        return render_template(
+            "catalogue/edit.html", game=game, catalogue=current, error=None, saved=False,
+            text=json.dumps(current, indent=2, ensure_ascii=False),
+            **versions_context(game.id)), refused
     error, extra_rows = None, 3 if "add_rows" in request.form else 0
     if not extra_rows:
         try:
             sw.check_complete(typed)
-            service().put_catalogue(game.id, typed)
+            service().put_catalogue(game.id, typed, "saved in the form")
         except RuleError as err:
             error = err if err.code == "missing_value" and sw.gaps(typed) else \
                 sw.name_the_entry(err, typed)
@@ -255,7 +340,7 @@ def shipwrights_catalogue_form():
         catalogue=current if error is None and not extra_rows else typed, stored=current,
         form_error=error, form_saved=error is None and not extra_rows, extra_rows=extra_rows,
         bad_inputs=(sw.missing_inputs(typed) or [sw.input_at_fault(error.field)]) if error else [],
-        error=None, saved=False), (error.status if error else 200)
+        error=None, saved=False, **versions_context(game.id)), (error.status if error else 200)
 
 
 @bp.get("/catalogue/<game_id>/export.json")

@@ -84,7 +84,7 @@ def number(text: Any) -> Any:
 # --------------------------------------------------------------------------- errors
 CARD_NEEDS = (("id", "its id or title"), ("military", "its Military icons"),
               ("trade", "its Trade icons"), ("renown", "its Renown icons"),
-              ("solo_vp", "the solo VP"), ("draft", "the draft arrows"))
+              ("draft", "the draft arrows"))
 NEMESIS_NEEDS = CARD_NEEDS[:4]
 
 

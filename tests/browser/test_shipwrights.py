@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import owner_headers
+
 pytestmark = pytest.mark.browser
 
 TRACKS = ("military", "trade", "renown")
@@ -68,7 +70,7 @@ def holder_text(name):
 
 def start_play(live_server, page):
     response = page.request.put(live_server.url + "/api/v1/catalogue/shipwrights",
-                                data=TEST_CATALOGUE)
+                                data=TEST_CATALOGUE, headers=owner_headers(live_server.app))
     assert response.ok, response.text()
     page.goto(live_server.url + "/new?game=shipwrights")
     page.get_by_label("Seat 1", exact=True).fill("Ann")

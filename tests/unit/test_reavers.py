@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from companion.games.base import RuleError, make_rng
 from companion.games.reavers import GAME
 from companion.games.reavers.scoring import spoils_sets, tapestry_glory, wall_places
+from companion.plays import apply_event, score_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 SCHEDULE = {"Treasure": [1, 3, 6], "Art": [2, 4], "Armor": [1, 2, 4, 8]}
@@ -49,6 +50,11 @@ def new_play(players, start=None, options=None):
              "sheets": {n: {} for n in players}, "table": {}, "catalogue": {},
              "finished": False}
     return GAME.start_state(state)
+
+
+def play(state, kind, **data):
+    """An event through companion.plays (common events, box values and the game's own)."""
+    return apply_event(state, {"type": kind, "data": data})
 
 
 def event(state, kind, **data):
@@ -315,12 +321,19 @@ def test_keep_spoils_options_win_over_the_catalogue_and_the_catalogue_fills_in()
     assert categories(result, "keep_spoils") == [3 + 9, 0]
 
 
-def test_keep_spoils_type_without_schedule_is_422_saying_how_to_enter_it():
-    err = rule_error(score, [{"keep_spoils": {"Runes": 1}}, {}])
-    assert (err.status, err.code) == (422, "missing_catalogue_value")
-    assert err.field == "options.keep_spoils_schedule.Runes"
-    assert "Runes" in err.message and "catalogue" in err.message
-    assert categories(score([{"keep_spoils": {"Runes": 0}}, {}]), "keep_spoils") == [0, 0]
+def test_keep_spoils_type_without_schedule_counts_0_and_asks_for_it():
+    result = score([{"keep_spoils": {"Runes": 2, "Treasure": 2}, "favor": 1},
+                    {"keep_spoils": {"runes": 1}}])
+    assert categories(result, "keep_spoils") == [3, 0]           # Treasure 2 = 3; Runes: 0
+    ann, bo = result["players"]
+    assert ann["unknown"] == ["keep_spoils"] and bo["unknown"] == ["keep_spoils"]
+    assert [ann["total"], bo["total"]] == [5, 0] and result["winners"] == ["Ann"]
+    assert result["complete"] is False
+    (asked,) = result["missing"]                      # "Runes" and "runes": one question
+    assert asked["key"] == "keep_spoils_schedule.Runes"
+    assert "set of 1, 2, 3 … Runes cards" in asked["question"]
+    none = score([{"keep_spoils": {"Runes": 0}}, {}])
+    assert categories(none, "keep_spoils") == [0, 0] and none["complete"] is True
 
 
 @pytest.mark.parametrize("counts,glory", [
@@ -368,15 +381,40 @@ def test_wall_explanations_state_the_tie_rule():
     assert "no second place" in result["wall_tie_rule"]
 
 
-def test_wall_majority_comes_from_the_catalogue_and_is_422_when_missing():
+def test_wall_majority_comes_from_the_catalogue_and_is_asked_for_when_missing():
     body = {"players": [{"name": "Ann", "sheet": {"walls": 2}}, {"name": "Bo", "sheet": {}}]}
     assert categories(GAME.score(body, {"wall_majority": [6, 3]}), "walls") == [6, 0]
-    err = rule_error(GAME.score, body, {})
-    assert (err.status, err.field, err.code) == (422, "options.wall_majority",
-                                                 "missing_catalogue_value")
-    assert "catalogue" in err.message
-    body["players"][0]["sheet"]["walls"] = 0
-    assert categories(GAME.score(body, {}), "walls") == [0, 0]
+    unknown = GAME.score(body, {})
+    assert categories(unknown, "walls") == [0, 0] and unknown["complete"] is False
+    assert [m["key"] for m in unknown["missing"]] == ["wall_majority.most"]   # nobody 2nd
+    assert unknown["players"][0]["unknown"] == ["walls"]
+    assert "not known yet" in unknown["players"][0]["explanations"]["walls"]
+    body["players"][1]["sheet"]["walls"] = 1
+    both = GAME.score(body, {})
+    assert [m["key"] for m in both["missing"]] == ["wall_majority.most", "wall_majority.second"]
+    half = GAME.score(body, {"wall_majority": [6, None]})
+    assert categories(half, "walls") == [6, 0]
+    assert [m["key"] for m in half["missing"]] == ["wall_majority.second"]
+    body["players"][0]["sheet"]["walls"] = body["players"][1]["sheet"]["walls"] = 0
+    assert GAME.score(body, {})["complete"] is True
+
+
+def test_answers_in_a_play_complete_the_score_and_can_be_saved_as_box_data():
+    state = new_play(["Ann", "Bo"])
+    state = play(state, "sheet", player="Ann", fields={"walls": 2, "keep_spoils": {"Art": 3}})
+    state = play(state, "finish")
+    assert score_of(state)["complete"] is False
+    state = play(state, "box_value", key="wall_majority.most", value="5")
+    state = play(state, "box_value", key="keep_spoils_schedule.Art", value="2 4")
+    result = score_of(state)
+    assert result["complete"] is True and categories(result, "walls") == [5, 0]
+    assert categories(result, "keep_spoils") == [4 + 2, 0]      # a set of 2, then of 1
+    box = GAME.with_box_values({}, state["box_values"])
+    assert box == {"keep_spoils_schedule": {"Art": [2, 4]}, "wall_majority": [5, None]}
+    with pytest.raises(RuleError):
+        play(state, "box_value", key="keep_spoils_schedule.Art", value="2 x")
+    with pytest.raises(RuleError):
+        play(state, "box_value", key="tapestry", value=3)
 
 
 def test_equal_totals_share_the_win():

@@ -12,6 +12,7 @@ from companion.games.base import RuleError, make_rng
 from companion.games.shipwrights import GAME, adjudicate_heroes
 from companion.games.shipwrights.heroes import award_heroes, hand_out_sentences
 from companion.games.shipwrights.phases import draft_sentences
+from companion.plays import apply_event, score_of
 
 TRACKS = ("military", "trade", "renown")
 
@@ -67,7 +68,6 @@ def broken(path_setter):
     (lambda d: d["round_cards"][2]["icons"].pop("trade"), "round_cards[2].icons.trade"),
     (lambda d: d["round_cards"][1]["icons"].update(trade=-1), "round_cards[1].icons.trade"),
     (lambda d: d["round_cards"][0]["icons"].update(gold=1), "round_cards[0].icons.gold"),
-    (lambda d: d["round_cards"][0].pop("solo_vp"), "round_cards[0].solo_vp"),
     (lambda d: d["round_cards"][3].pop("icons"), "round_cards[3].icons"),
     (lambda d: d["round_cards"][0].update(draft="left"), "round_cards[0].draft"),
     (lambda d: d["round_cards"][0].update(colour="red"), "round_cards[0].colour"),
@@ -117,7 +117,8 @@ def test_setup_without_hut_icons_asks_for_them():
     setup = setup_for(["Ann", "Bo"], catalogue=catalogue)
     assert setup["hut_tracks"] == {"Ann": None, "Bo": None}
     hut = setup["huts"]["Ann"]
-    assert any(f"huts.{hut}" in note and "Ann" in note for note in setup["notes"])
+    assert any(f"enter Hut {hut}" in note and "Ann" in note and "huts." not in note
+               for note in setup["notes"])
 
 
 def test_setup_round_cards_come_from_a_full_catalogue_only():
@@ -195,7 +196,7 @@ def test_nemesis_option_errors(players, options, field, status):
 def test_nemesis_cards_the_catalogue_lacks_are_asked_for():
     with pytest.raises(RuleError) as err:
         setup_for(["Ann"], catalogue={**CATALOGUE, "nemesis": []}, nemesis_cards=2)
-    assert err.value.status == 422 and "nemesis" in err.value.message
+    assert err.value.status == 422 and "Nemesis cards on the Box data page" in err.value.message
 
 
 def test_a_player_cannot_be_called_neutral():
@@ -330,11 +331,22 @@ def test_track_vp_from_catalogue_and_options():
     assert alone["categories"]["tracks"] == 3
 
 
-def test_missing_track_vp_is_422_naming_the_space():
-    err = error_of(score, {"Ann": {"tracks": {"renown": 16}}}, {**CATALOGUE, "track_vp": {}})
-    assert (err.field, err.status) == ("options.track_vp.16", 422)
-    assert "track_vp.16" in err.message
-    assert score({"Ann": {"tracks": {"renown": 14}}}, {})["players"][0]["total"] == 0
+def test_missing_track_vp_counts_0_is_marked_and_asked_for():
+    result = score({"Ann": {"tracks": {"renown": 16, "military": 15}, "gold": 3},
+                    "Bo": {"tracks": {"trade": 16}, "gold": 6}},
+                   {**CATALOGUE, "track_vp": {"15": 2}})
+    ann, bo = result["players"]
+    assert ann["categories"]["tracks"] == 2 and ann["total"] == 5     # 16 unknown: 0
+    assert ann["unknown"] == ["tracks"] and bo["unknown"] == ["tracks"]
+    assert "Renown on 16: not known yet, counted as 0" in ann["explanations"]["tracks"]
+    assert result["winners"] == ["Bo"] and [ann["rank"], bo["rank"]] == [2, 1]
+    assert result["complete"] is False
+    assert result["missing"] == [{"key": "track_vp.16", "question": (
+        "How many VP does Progress Track space 16 give? (printed on the board)"),
+        "answer": "number"}]
+    done = score({"Ann": {"tracks": {"renown": 14}}}, {})
+    assert (done["complete"], done["missing"]) == (True, [])
+    assert "unknown" not in done["players"][0]
 
 
 def test_bad_track_vp_option():
@@ -389,13 +401,20 @@ def test_solo_tie_is_a_loss_and_lower_loses():
     ({**OPPONENT, "heroes_won": 4}, "options.solo_opponent.heroes_won", 400),
     ({**OPPONENT, "tracks": {"military": 1}}, "options.solo_opponent.tracks.trade", 400),
     ({**OPPONENT, "bonus": 1}, "options.solo_opponent.bonus", 400),
-    ({**OPPONENT, "tracks": icons(17, 0, 0)}, "options.track_vp.17", 422),
 ])
 def test_solo_opponent_validation(opponent, field, status):
     catalogue = {**CATALOGUE, "track_vp": {"15": 3}}
     with pytest.raises(RuleError) as err:
         score({"Ann": {}}, catalogue, solo_opponent=opponent)
     assert (err.value.field, err.value.status) == (field, status)
+
+
+def test_solo_opponent_on_an_unknown_space_counts_0_and_asks():
+    catalogue = {**CATALOGUE, "track_vp": {"15": 3}}
+    result = score({"Ann": {}}, catalogue, solo_opponent={**OPPONENT,
+                                                          "tracks": icons(17, 0, 0)})
+    assert result["opponent"]["categories"]["tracks"] == 0
+    assert result["complete"] is False and result["missing"][0]["key"] == "track_vp.17"
 
 
 def test_solo_opponent_needs_a_solo_game():
@@ -569,13 +588,24 @@ def test_neutral_is_not_a_player_with_three_or_more():
                     steps=1).field == "data.player"
 
 
-def test_track_vp_missing_in_the_catalogue_gives_a_notice_and_a_422_score():
+def test_track_vp_missing_in_the_catalogue_gives_a_notice_and_asks_in_the_score():
     state = to_phase(new_play(catalogue={**CATALOGUE, "track_vp": {}}), "actions")
     state = event(state, "track", player="Bo", track="military", steps=16 -
                   state["table"]["tracks"]["Bo"]["military"])
-    assert any("track_vp.16" in note for note in state["table"]["notices"])
-    err = error_of(GAME.score, GAME.score_body(state), state["catalogue"])
-    assert (err.field, err.status) == ("options.track_vp.16", 422)
+    assert any("Military marker is on space 16" in note and "track_vp" not in note
+               for note in state["table"]["notices"])
+    result = score_of(state)
+    assert result["complete"] is False and result["missing"][0]["key"] == "track_vp.16"
+    answered = apply_event(state, {"type": "box_value",
+                                   "data": {"key": "track_vp.16", "value": "7"}})
+    assert answered["box_values"] == {"track_vp.16": 7}
+    done = score_of(answered)
+    bo = next(p for p in done["players"] if p["name"] == "Bo")
+    assert done["complete"] is True and bo["categories"]["tracks"] == 7
+    assert "track_vp" not in str(state["catalogue"]["track_vp"])      # the play's own answer
+    with pytest.raises(RuleError) as err:
+        apply_event(state, {"type": "box_value", "data": {"key": "track_vp.14", "value": 1}})
+    assert err.value.field == "data.key"
 
 
 def test_heroes_phase_hands_out_heroes_with_the_neutral():
@@ -617,6 +647,17 @@ def test_solo_play_scores_the_opponent_from_the_round_cards():
     result = GAME.score(body, state["catalogue"])
     assert result["opponent"]["categories"]["heroes"] == 3 * held
     assert result["winners"] == []                          # an empty sheet cannot win
+
+
+def test_a_round_card_without_solo_vp_is_box_data_for_2_to_5_players_and_asked_for_solo():
+    cards = [{**c, "solo_vp": None} for c in CATALOGUE["round_cards"]]
+    clean = GAME.validate_catalogue({**CATALOGUE, "round_cards": cards})
+    assert clean["round_cards"][0]["solo_vp"] is None
+    duo = new_play(players=("Ann", "Bo"), catalogue=clean)
+    assert duo["table"]["round_card"] is not None                  # dealt by the app
+    solo = new_play(players=("Ann",), catalogue=clean)
+    assert solo["table"]["round_card"] is None                     # the table types it in
+    assert "its solo VP" in solo["table"]["steps"][0]
 
 
 def test_solo_play_without_catalogue_cards_asks_for_solo_vp():

@@ -214,7 +214,8 @@ def test_scoresheet_pdf_and_join_qr_need_a_token(client):
     assert client.get(f"/api/v1/plays/{play['id']}/join.svg").status_code == 401
 
 
-def test_catalogue_roundtrip_and_validation(client):
+def test_catalogue_roundtrip_and_validation(owner_client):
+    client = owner_client
     assert client.get("/api/v1/catalogue/knarr").status_code == 200
     good = {"reputation_track": [0, 1, 2, 3, 5]}
     response = client.put("/api/v1/catalogue/knarr", json=good)

@@ -18,7 +18,7 @@ from schemathesis.core import NOT_SET
 from companion import create_app
 from companion.games import GAMES
 from companion.plays import COLOURS, COMMON_EVENTS
-from tests.conftest import make_app
+from tests.conftest import as_owner, make_app
 from tests.db.backends import module_db_url  # noqa: F401 (fixture)
 
 EXAMPLES = 25
@@ -248,7 +248,7 @@ def test_the_play_forms_never_fail(fuzz):
 
 
 def test_the_catalogue_forms_never_fail(fuzz):
-    client = fuzz.app.test_client()
+    client = as_owner(fuzz.app.test_client())
 
     @FUZZ
     @given(game=st.sampled_from(sorted(GAMES)),

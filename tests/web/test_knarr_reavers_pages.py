@@ -104,7 +104,8 @@ def test_knarr_edit_panel_has_the_turn_form_and_asks_for_reputation_without_box_
         assert artifact["name"] in html and artifact["text"] in unescape(html)
 
 
-def test_knarr_with_a_track_in_the_box_data_adds_the_step_and_does_not_ask(client):
+def test_knarr_with_a_track_in_the_box_data_adds_the_step_and_does_not_ask(owner_client):
+    client = owner_client
     saved = client.put("/api/v1/catalogue/knarr", json={"reputation_track": TEST_TRACK})
     assert saved.status_code == 200
     play_id, edit, _ = create(client, "knarr", ["Ann", "Bo"])

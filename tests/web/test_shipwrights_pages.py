@@ -16,6 +16,12 @@ from companion.tokens import view_token_for
 HX = {"HX-Request": "true"}
 
 
+@pytest.fixture
+def client(owner_client):
+    """Box data is written on these pages: the owner's phone (see test_owner.py for others)."""
+    return owner_client
+
+
 def icons(m, t, r):
     return {"military": m, "trade": t, "renown": r}
 
@@ -240,7 +246,7 @@ def test_catalogue_form_names_every_missing_value_and_keeps_what_was_typed(clien
     response = client.post("/catalogue/shipwrights/form", data=form)
     page = text(response)
     assert response.status_code == 400
-    assert ("Round Card 1 ('Harbour') still needs its Renown icons, the solo VP and the draft "
+    assert ("Round Card 1 ('Harbour') still needs its Renown icons and the draft "
             "arrows.") in page
     assert "Round Card 2 still needs its id or title, its Trade icons, its Renown icons" in page
     assert re.search(r'id="card-0-renown"[^>]*aria-invalid="true"', page)

@@ -26,6 +26,7 @@ from ..base import (
     Option,
     RuleError,
     SheetField,
+    Unknowns,
     check_players,
     parse_score_players,
     score_response,
@@ -74,6 +75,18 @@ class ReaversGame(Game):
     def validate_catalogue(self, data) -> dict:
         return box.validate_catalogue(data)
 
+    def parse_box_value(self, key, value):
+        return box.parse_box_value(key, value)
+
+    def box_question(self, key: str) -> str:
+        return box.question_for(key)
+
+    def with_box_values(self, catalogue: dict, answers: dict) -> dict:
+        return box.with_box_values(catalogue, answers)
+
+    def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
+        return box.needs(catalogue)
+
     # ---- setup
     def setup(self, players, options, rng, catalogue):
         players = check_players(players, self.min_players, self.max_players)
@@ -93,16 +106,20 @@ class ReaversGame(Game):
                                       self.min_players, self.max_players)
         names = [p["name"] for p in players]
         walls = [p["sheet"]["walls"] for p in players]
-        awards = wall_awards(walls, rules["wall_majority"], rules["wall_ties"])
+        unknowns = Unknowns()
+        awards = wall_awards(walls, rules["wall_majority"], rules["wall_ties"], unknowns)
         results = []
         for i, player in enumerate(players):
-            categories, explanations = player_rows(i, player["sheet"], rules["schedules"])
+            categories, explanations, unknown = player_rows(i, player["sheet"],
+                                                            rules["schedules"], unknowns)
             categories["walls"] = awards[i]["glory"]
             explanations["walls"] = wall_sentence(walls[i], awards[i], names, rules["wall_ties"])
             results.append({"name": player["name"],
                             "categories": {f.name: categories[f.name] for f in self.sheet_fields},
-                            "explanations": explanations})
-        return score_response(results, (), wall_tie_rule=WALL_TIE_RULES[rules["wall_ties"]],
+                            "explanations": explanations,
+                            "unknown": unknown + (["walls"] if awards[i]["unknown"] else [])})
+        return score_response(results, (), unknowns,
+                              wall_tie_rule=WALL_TIE_RULES[rules["wall_ties"]],
                               wall_majority=rules["wall_majority"])
 
     # ---- a play at the table

@@ -13,9 +13,6 @@ CATALOGUE_KEYS = ("keep_spoils_schedule", "wall_majority")
 MAX_SCHEDULE_LENGTH = 20
 MAX_SPOILS_TYPES = 20
 MAX_TYPE_NAME = 40
-HOW_TO_ENTER = ("Enter it once in the box catalogue (Catalogue page, Reavers of Midgard) or "
-                "send it in the request's options")
-
 
 def empty_catalogue() -> dict:
     return {"keep_spoils_schedule": {}, "wall_majority": None}
@@ -56,16 +53,19 @@ def clean_schedule(value: Any, where: str) -> dict:
     return out
 
 
-def clean_wall_majority(value: Any, where: str) -> list[int] | None:
-    """[glory for most wall tokens, glory for second most], or None when unknown."""
+def clean_wall_majority(value: Any, where: str) -> list | None:
+    """[glory for most wall tokens, glory for second most], or None when unknown; either
+    value may be null (not known yet: a score that needs it asks)."""
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 2:
-        raise RuleError("The wall majority must be [glory for most, glory for second most].",
-                        where)
-    most, second = (check_int(v, f"{where}[{i}]", "Wall majority glory")
+        raise RuleError("The wall majority must be two numbers: the glory for the most and "
+                        "for the second most wall tokens.", where)
+    most, second = (None if v is None else check_int(v, f"{where}[{i}]", "Wall majority glory")
                     for i, v in enumerate(value))
-    if second > most:
+    if most is None and second is None:
+        return None
+    if None not in (most, second) and second > most:
         raise RuleError("Second place cannot be worth more than most walls.", f"{where}[1]")
     return [most, second]
 
@@ -87,20 +87,78 @@ def box_rules(options: dict, catalogue: Any) -> dict:
                               "options.keep_spoils_schedule")
     majority = clean_wall_majority(options.get("wall_majority"), "options.wall_majority")
     return {"schedules": (schedule, box["keep_spoils_schedule"]),
-            "wall_majority": majority or box["wall_majority"],
+            "wall_majority": merge_majority(majority, box["wall_majority"]),
             "wall_ties": options.get("wall_ties", "share")}
 
 
-def missing_schedule(kind: str) -> RuleError:
-    return RuleError(
-        f"The set values for the keep spoils type '{kind}' are missing. {HOW_TO_ENTER} as "
-        f"keep_spoils_schedule: {{\"{kind}\": [glory for 1, 2, ... cards]}}, as printed at "
-        "the bottom of the card.",
-        f"options.keep_spoils_schedule.{kind}", "missing_catalogue_value", 422)
+def merge_majority(first: list | None, second: list | None) -> list | None:
+    """Place by place, the first list's value where it has one, else the second's."""
+    if first is None or second is None:
+        return first or second
+    return [a if a is not None else b for a, b in zip(first, second, strict=True)]
 
 
-def missing_wall_majority() -> RuleError:
-    return RuleError(
-        f"The glory for the wall majorities is missing. {HOW_TO_ENTER} as wall_majority: "
-        "[glory for most, glory for second most].",
-        "options.wall_majority", "missing_catalogue_value", 422)
+# --------------------------------------------------------------------------- asked in a play
+WALL_KEYS = ("wall_majority.most", "wall_majority.second")
+PLACE_WORDS = ("the most", "the second most")
+SCHEDULE_KEY = "keep_spoils_schedule."
+
+
+def schedule_question(kind: str) -> str:
+    return (f"How much glory is a set of 1, 2, 3 … {kind} cards worth? (printed at the bottom "
+            f"of a {kind} card; type the numbers in order, separated by spaces)")
+
+
+def wall_question(place: int) -> str:
+    return (f"How much glory do {PLACE_WORDS[place]} wall tokens give at the end of the game? "
+            "(see the final scoring in your rulebook)")
+
+
+def question_for(key: str) -> str:
+    if key in WALL_KEYS:
+        return wall_question(WALL_KEYS.index(key))
+    return schedule_question(key.removeprefix(SCHEDULE_KEY))
+
+
+def parse_box_value(key: Any, value: Any) -> Any:
+    if key in WALL_KEYS:
+        return check_int(value, "data.value", "The wall majority glory")
+    if isinstance(key, str) and key.startswith(SCHEDULE_KEY):
+        kind = key[len(SCHEDULE_KEY):].strip()
+        if not kind or len(kind) > MAX_TYPE_NAME:
+            raise RuleError("Each keep spoils type needs a short name.", "data.key")
+        if isinstance(value, str):
+            value = [part for part in value.replace(",", " ").split() if part]
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        return clean_schedule({kind: value}, "data.value")[kind]
+    raise RuleError("Reavers asks only for the keep spoils set values and the wall majority "
+                    "glory.", "data.key", "unknown_box_value")
+
+
+def with_box_values(catalogue: dict, answers: dict) -> dict:
+    clean = validate_catalogue(catalogue or {})
+    schedule = dict(clean["keep_spoils_schedule"])
+    for key, steps in answers.items():
+        if key.startswith(SCHEDULE_KEY):
+            kind = key[len(SCHEDULE_KEY):]
+            for name in [n for n in schedule if n.casefold() == kind.casefold()]:
+                del schedule[name]
+            schedule[kind] = steps
+    answered = [answers.get(key) for key in WALL_KEYS]
+    majority = merge_majority(answered if any(v is not None for v in answered) else None,
+                              clean["wall_majority"])
+    return validate_catalogue({"keep_spoils_schedule": schedule, "wall_majority": majority})
+
+
+def needs(catalogue: dict) -> list[dict]:
+    clean = validate_catalogue(catalogue or {})
+    schedule, majority = clean["keep_spoils_schedule"], clean["wall_majority"] or [None, None]
+    kinds = ", ".join(schedule) or "none yet"
+    return [{"what": "Keep spoils set values (Treasure, Art, Armor …)", "known": bool(schedule),
+             "detail": (f"Known for: {kinds}. Any other type counts 0 until you answer."
+                        if schedule else "None known yet: keep spoils count 0 until you answer.")},
+            {"what": "Glory for the most and second most wall tokens",
+             "known": None not in majority,
+             "detail": ("Both known." if None not in majority else
+                        "Not known yet: walls count 0 until you answer.")}]

@@ -1,8 +1,8 @@
 """Reavers final glory, row by row: the rows a score pad holds and how each one scores."""
 from __future__ import annotations
 
-from ..base import RuleError, join_names
-from .box import find_schedule, missing_schedule, missing_wall_majority
+from ..base import RuleError, Unknowns, join_names
+from .box import WALL_KEYS, find_schedule, schedule_question, wall_question
 
 FAVOR_GLORY = 2
 TAPESTRY_KINDS = 3
@@ -28,19 +28,25 @@ def spoils_sets(count: int, schedule: list[int]) -> tuple[int, list[int]]:
     return sum(schedule[size - 1] for size in sizes), sizes
 
 
-def keep_spoils_glory(counts: dict, schedules: tuple) -> tuple[int, str]:
-    """Glory and a sentence for keep spoils {type: count}; a type without schedule is 422."""
-    total, parts = 0, []
+def keep_spoils_glory(counts: dict, schedules: tuple,
+                      unknowns: Unknowns) -> tuple[int, str, bool]:
+    """Glory, a sentence and whether a type's schedule is unknown (its cards then count 0
+    and the score asks for the schedule) for keep spoils {type: count}."""
+    total, parts, unknown = 0, [], False
     for kind, count in counts.items():
         if not count:
             continue
         steps = find_schedule(kind, *schedules)
         if steps is None:
-            raise missing_schedule(kind)
+            unknowns.ask(f"keep_spoils_schedule.{kind.strip()}", schedule_question(kind.strip()),
+                         "numbers")
+            parts.append(f"{kind} {count}: the set values are not known yet, counted as 0")
+            unknown = True
+            continue
         glory, sizes = spoils_sets(count, steps)
         total += glory
         parts.append(f"{kind} {count} as sets of {'+'.join(map(str, sizes))} = {glory}")
-    return total, ("; ".join(parts) + ".") if parts else "No keep spoils."
+    return total, ("; ".join(parts) + ".") if parts else "No keep spoils.", unknown
 
 
 def tapestry_glory(counts: dict, where: str) -> tuple[int, str]:
@@ -57,27 +63,33 @@ def tapestry_glory(counts: dict, where: str) -> tuple[int, str]:
                    f"{TAPESTRY_SET_GLORY} and {rest} at {TAPESTRY_SINGLE_GLORY}.")
 
 
-def wall_places(walls: list[int], majority: list[int], rule: str) -> list[dict]:
-    """Per player: {"glory", "place" (0 = most; None without walls), "tied" (indexes)}.
+def wall_places(walls: list[int], majority: list, rule: str,
+                unknowns: Unknowns | None = None) -> list[dict]:
+    """Per player: {"glory", "place" (0 = most; None without walls), "tied" (indexes),
+    "unknown" (a value it needs is not known: counted 0 and asked for)}.
     Only players with at least 1 wall token compete."""
-    out: list[dict] = [{"glory": 0, "place": None, "tied": []} for _ in walls]
+    unknowns = unknowns if unknowns is not None else Unknowns()
+    out: list[dict] = [{"glory": 0, "place": None, "tied": [], "unknown": False} for _ in walls]
     place = 0
     for count in sorted({w for w in walls if w > 0}, reverse=True):
         group = [i for i, w in enumerate(walls) if w == count]
-        if rule == "split":
-            glory = sum(majority[place:place + len(group)]) // len(group)
-        else:
-            glory = majority[place] if place < len(majority) else 0
+        width = len(group) if rule == "split" else 1
+        used = list(range(place, min(place + width, len(majority))))
+        missing = [p for p in used if majority[p] is None]
+        for p in missing:
+            unknowns.ask(WALL_KEYS[p], wall_question(p))
+        values = [majority[p] or 0 for p in used]
+        glory = (sum(values) // len(group)) if rule == "split" else (values[0] if values else 0)
         for i in group:
-            out[i] = {"glory": glory, "place": place, "tied": [j for j in group if j != i]}
+            out[i] = {"glory": glory, "place": place, "tied": [j for j in group if j != i],
+                      "unknown": bool(missing)}
         place += len(group)
     return out
 
 
-def wall_awards(walls: list[int], majority: list[int] | None, rule: str) -> list[dict]:
-    if any(walls) and majority is None:
-        raise missing_wall_majority()
-    return wall_places(walls, majority or [0, 0], rule)
+def wall_awards(walls: list[int], majority: list | None, rule: str,
+                unknowns: Unknowns) -> list[dict]:
+    return wall_places(walls, majority or [None, None], rule, unknowns)
 
 
 def wall_sentence(walls: int, award: dict, names: list[str], rule: str) -> str:
@@ -87,12 +99,17 @@ def wall_sentence(walls: int, award: dict, names: list[str], rule: str) -> str:
     where = PLACE_NAMES[place] if place < len(PLACE_NAMES) else "below second place"
     tied = f", tied with {join_names([names[j] for j in award['tied']])}" if award["tied"] else ""
     rule_text = f" Tie rule '{rule}': {WALL_TIE_RULES[rule]}." if award["tied"] else ""
-    return f"{plural(walls, 'wall token')}: {where}{tied}, {award['glory']} glory.{rule_text}"
+    glory = (f"{award['glory']} glory (a value is not known yet, counted as 0)"
+             if award.get("unknown") else f"{award['glory']} glory")
+    return f"{plural(walls, 'wall token')}: {where}{tied}, {glory}.{rule_text}"
 
 
-def player_rows(index: int, sheet: dict, schedules: tuple) -> tuple[dict, dict]:
-    """Every row but walls (which compares players): {row: glory} and {row: sentence}."""
-    spoils, spoils_text = keep_spoils_glory(sheet["keep_spoils"], schedules)
+def player_rows(index: int, sheet: dict, schedules: tuple,
+                unknowns: Unknowns) -> tuple[dict, dict, list[str]]:
+    """Every row but walls (which compares players): {row: glory}, {row: sentence} and the
+    rows counted 0 for a missing box value."""
+    spoils, spoils_text, spoils_unknown = keep_spoils_glory(sheet["keep_spoils"], schedules,
+                                                            unknowns)
     tapestries, tapestry_text = tapestry_glory(sheet["tapestries"],
                                                f"players[{index}].sheet.tapestries")
     categories = {"glory": sheet["glory"], "artifacts": sum(sheet["artifacts"]),
@@ -106,4 +123,4 @@ def player_rows(index: int, sheet: dict, schedules: tuple) -> tuple[dict, dict]:
         "tapestries": tapestry_text,
         "prophecies": f"{plural(len(sheet['prophecies']), 'prophecy', 'prophecies')}.",
     }
-    return categories, explanations
+    return categories, explanations, ["keep_spoils"] if spoils_unknown else []

@@ -13,8 +13,8 @@ import random
 from typing import Any
 
 from ..base import Game
-from . import play
-from .catalogue import empty_catalogue, validate_catalogue
+from . import box_values, play
+from .catalogue import empty_catalogue, track_vp_question, validate_catalogue
 from .heroes import adjudicate_heroes, award_heroes
 from .rules import OPTION_PASSTHROUGH, OPTIONS, PHASES, ROUNDS
 from .scoring import SHEET_FIELDS, score
@@ -47,6 +47,18 @@ class ShipwrightsGame(Game):
 
     def validate_catalogue(self, data: Any) -> dict:
         return validate_catalogue(data)
+
+    def parse_box_value(self, key: Any, value: Any) -> Any:
+        return box_values.parse(key, value)
+
+    def box_question(self, key: str) -> str:
+        return track_vp_question(key.removeprefix("track_vp."))
+
+    def with_box_values(self, catalogue: dict, answers: dict) -> dict:
+        return box_values.merge(catalogue, answers)
+
+    def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
+        return box_values.needs(catalogue, player_count)
 
     def start_state(self, state: dict) -> dict:
         return play.start_state(state)

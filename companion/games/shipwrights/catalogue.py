@@ -25,7 +25,7 @@ MAX_ICONS = 10
 MAX_VP = 100
 MAX_TEXT = 100
 MAX_TRADES = 12
-CATALOGUE_PAGE = "the box catalogue (Catalogue page, or PUT /api/v1/catalogue/shipwrights)"
+CATALOGUE_PAGE = "the Box data page"
 CARD_FIELDS = ("id", "name", "icons", "solo_vp", "draft", "trades")
 NEMESIS_FIELDS = ("id", "name", "icons")
 TOP_FIELDS = ("round_cards", "huts", "track_vp", "nemesis")
@@ -65,8 +65,9 @@ def parse_entries(raw: Any, where: str, limit: int, parse_one) -> list[dict]:
 
 
 def parse_catalogue_card(raw: Any, where: str) -> dict:
-    """One Round Card of the catalogue: id, icons, solo_vp and draft are required."""
-    return parse_round_card(raw, where, required=("id", "icons", "solo_vp", "draft"))
+    """One Round Card of the catalogue: id, icons and draft are required; the solo VP only
+    matters in solo games (a solo play asks for it when the card lacks it)."""
+    return parse_round_card(raw, where, required=("id", "icons", "draft"))
 
 
 def parse_round_card(raw: Any, where: str, required: tuple[str, ...]) -> dict:
@@ -184,14 +185,13 @@ def hut_track(catalogue: dict, hut: int) -> str | None:
 
 
 def missing_hut_note(hut: int, player: str) -> str:
-    return (f"The box catalogue does not know Hut {hut}'s track icon: {player} moves 1 space on "
+    return (f"The box data does not know Hut {hut}'s track icon: {player} moves 1 space on "
             f"the track shown in the Hut's top-right corner (record it as a track move), and "
-            f"enter it as huts.{hut} in {CATALOGUE_PAGE}.")
+            f"the owner can enter Hut {hut} on {CATALOGUE_PAGE}.")
 
 
-def missing_track_vp_message(space: str, field: str) -> str:
-    return (f"The VP for Progress Track space {space} is not known: enter it as track_vp.{space} "
-            f"in {CATALOGUE_PAGE}, or send it as {field}.")
+def track_vp_question(space: str) -> str:
+    return f"How many VP does Progress Track space {space} give? (printed on the board)"
 
 
 def missing_card_value(key: str, where: str) -> str:

@@ -121,7 +121,7 @@ def enter_reveal(state: dict) -> dict:
     table["round_card"] = None
     ids = state["setup"].get("round_cards") or []
     card = find_round_card(catalogue_of(state), ids[n - 1]) if len(ids) >= n else None
-    if card is not None:
+    if card is not None and (card["solo_vp"] is not None or len(state["players"]) > 1):
         return reveal_card(state, card, "catalogue")
     table["draft"] = []
     table["steps"] = [f"Turn over round {n}'s Round Card and enter what it shows: "
@@ -285,10 +285,11 @@ def reward_reminders(state: dict, player: str, track: str, old: int, new: int) -
 
 def track_vp_notice(state: dict, track: str, position: int) -> list[str]:
     space = str(position)
-    if position < 15 or space in catalogue_of(state)["track_vp"]:
+    if (position < 15 or space in catalogue_of(state)["track_vp"]
+            or f"track_vp.{space}" in state.get("box_values", {})):
         return []
-    note = (f"A {track_name(track)} marker is on space {space}, whose VP the box catalogue "
-            f"lacks: enter track_vp.{space} in {CATALOGUE_PAGE} before scoring.")
+    note = (f"A {track_name(track)} marker is on space {space}, whose VP is not in the box data "
+            "yet: the score counts it as 0 and asks for it.")
     notices = state["table"]["notices"]
     if note not in notices:
         notices.append(note)

@@ -8,12 +8,13 @@ from ..base import (
     RuleError,
     SheetField,
     Tiebreak,
+    Unknowns,
     check_int,
     parse_options,
     parse_score_players,
     score_response,
 )
-from .catalogue import missing_track_vp_message, parse_track_vp, reject_unknown, require_object
+from .catalogue import parse_track_vp, reject_unknown, require_object, track_vp_question
 from .heroes import parse_positions
 from .rules import (
     BONUS_LABELS,
@@ -113,10 +114,11 @@ def score(body: Any, catalogue: dict) -> dict:
     if opponent is not None and len(players) != 1:
         raise RuleError("The solo opponent only plays against a single player.",
                         "options.solo_opponent", "not_solo", 422)
-    results = [player_result(p, track_vp) for p in players]
+    unknowns = Unknowns()
+    results = [player_result(p, track_vp, unknowns) for p in players]
     if opponent is None:
-        return score_response(results, TIEBREAKS)
-    return solo_response(results, opponent_result(opponent, track_vp))
+        return score_response(results, TIEBREAKS, unknowns)
+    return solo_response(results, opponent_result(opponent, track_vp, unknowns), unknowns)
 
 
 def merged_track_vp(raw: Any, catalogue: dict) -> dict:
@@ -126,16 +128,18 @@ def merged_track_vp(raw: Any, catalogue: dict) -> dict:
 
 
 # --------------------------------------------------------------------------- one player
-def player_result(player: dict, track_vp: dict) -> dict:
+def player_result(player: dict, track_vp: dict, unknowns: Unknowns) -> dict:
     sheet = player["sheet"]
     longships, longship_note = longship_points(sheet)
-    tracks, track_note = track_points(positions_of(sheet["tracks"]), track_vp)
+    tracks, track_note, unknown = track_points(positions_of(sheet["tracks"]), track_vp,
+                                               unknowns)
     categories = {"longships": longships, "buildings": sheet["buildings_vp"],
                   "jarls": sheet["jarls_vp"], "tracks": tracks,
                   "heroes": sheet["heroes_vp"], "gold": sheet["gold"]}
     explanations = {"longships": longship_note, "tracks": track_note,
                     "gold": f"{sheet['gold']} Gold at 1 VP each."}
     return {"name": player["name"], "categories": categories, "explanations": explanations,
+            "unknown": ["tracks"] if unknown else [],
             "resources": sheet["resources"], "workers": sheet["workers"]}
 
 
@@ -164,23 +168,25 @@ def positions_of(counts: dict) -> dict:
     return {track: counts.get(track, 0) for track in TRACKS}
 
 
-def track_points(positions: dict, track_vp: dict, field: str = "options.track_vp") \
-        -> tuple[int, str]:
-    """VP for markers on spaces 15-18; a space whose VP is unknown is a 422 naming it."""
-    total, parts = 0, []
+def track_points(positions: dict, track_vp: dict, unknowns: Unknowns) -> tuple[int, str, bool]:
+    """VP for markers on spaces 15-18, the sentence, and whether a space's VP is unknown (it
+    then counts 0 and the score asks for it)."""
+    total, parts, unknown = 0, [], False
     for track in TRACKS:
         position = positions[track]
         if position < 15:
             continue
         space = str(position)
         if space not in track_vp:
-            raise RuleError(missing_track_vp_message(space, f"{field}.{space}"),
-                            f"{field}.{space}", "missing_track_vp", 422)
+            unknowns.ask(f"track_vp.{space}", track_vp_question(space))
+            parts.append(f"{track_name(track)} on {space}: not known yet, counted as 0")
+            unknown = True
+            continue
         total += track_vp[space]
         parts.append(f"{track_name(track)} on {space}: {track_vp[space]}")
     if not parts:
-        return 0, "No marker reached space 15."
-    return total, "; ".join(parts) + "."
+        return 0, "No marker reached space 15.", False
+    return total, "; ".join(parts) + ".", unknown
 
 
 # --------------------------------------------------------------------------- solo
@@ -201,8 +207,8 @@ def parse_solo_opponent(raw: Any) -> dict | None:
             "tracks": parse_positions(raw.get("tracks"), f"{where}.tracks")}
 
 
-def opponent_result(opponent: dict, track_vp: dict) -> dict:
-    tracks, note = track_points(opponent["tracks"], track_vp)
+def opponent_result(opponent: dict, track_vp: dict, unknowns: Unknowns) -> dict:
+    tracks, note, _ = track_points(opponent["tracks"], track_vp, unknowns)
     categories = {"heroes": SOLO_VP_PER_HERO * opponent["heroes_won"],
                   "round_cards": sum(opponent["round_card_vp"]), "tracks": tracks}
     return {"categories": categories, "total": sum(categories.values()),
@@ -211,8 +217,8 @@ def opponent_result(opponent: dict, track_vp: dict) -> dict:
                              "round_cards": "VP on the 5 Round Cards.", "tracks": note}}
 
 
-def solo_response(results: list[dict], opponent: dict) -> dict:
-    response = score_response(results, TIEBREAKS, opponent=opponent)
+def solo_response(results: list[dict], opponent: dict, unknowns: Unknowns) -> dict:
+    response = score_response(results, TIEBREAKS, unknowns, opponent=opponent)
     player = response["players"][0]
     won = player["total"] > opponent["total"]
     player["rank"] = 1 if won else 2

@@ -79,8 +79,8 @@ def choose_nemesis(players: list[str], options: dict, rng: random.Random,
         return [chosen_nemesis(catalogue, card_id, i) for i, card_id in enumerate(chosen)]
     known = catalogue["nemesis"]
     if count > len(known):
-        raise RuleError(f"The box catalogue knows {len(known)} Nemesis cards, not {count}: enter "
-                        f"each card's icons under nemesis in {CATALOGUE_PAGE}.",
+        raise RuleError(f"The box data knows {len(known)} Nemesis cards, not {count}: the owner "
+                        f"can enter each card's icons under Nemesis cards on {CATALOGUE_PAGE}.",
                         "options.nemesis_cards", "missing_catalogue_data", 422)
     return [{"id": c["id"], "icons": c["icons"]} for c in rng.sample(known, count)]
 
@@ -88,8 +88,8 @@ def choose_nemesis(players: list[str], options: dict, rng: random.Random,
 def chosen_nemesis(catalogue: dict, card_id: str, index: int) -> dict:
     card = find_nemesis(catalogue, card_id)
     if card is None:
-        raise RuleError(f"The box catalogue has no Nemesis card '{card_id}': enter it under "
-                        f"nemesis in {CATALOGUE_PAGE}.", f"options.nemesis[{index}]",
+        raise RuleError(f"The box data has no Nemesis card '{card_id}': the owner can enter it "
+                        f"under Nemesis cards on {CATALOGUE_PAGE}.", f"options.nemesis[{index}]",
                         "missing_catalogue_data", 422)
     return {"id": card["id"], "icons": card["icons"]}
 
@@ -109,15 +109,15 @@ def setup_notes(setup: dict, catalogue: dict) -> list[str]:
     notes = [missing_hut_note(hut, player) for player, hut in setup["huts"].items()
              if setup["hut_tracks"][player] is None]
     if not setup["round_cards"]:
-        notes.append(f"The box catalogue holds fewer than {ROUNDS} Round Cards, so the app "
+        notes.append(f"The box data holds fewer than {ROUNDS} Round Cards, so the app "
                      "will ask for each revealed card's icons, draft direction and solo VP as "
-                     f"its round starts; to skip that, enter the cards under round_cards in "
+                     f"its round starts; to skip that, enter the cards under Round Cards on "
                      f"{CATALOGUE_PAGE}.")
     missing = [s for s in SCORING_SPACES if s not in catalogue["track_vp"]]
     if missing:
-        notes.append(f"The VP for Progress Track spaces {join_names(missing)} are not in "
-                     f"{CATALOGUE_PAGE}; enter them under track_vp before scoring a marker "
-                     "that reaches space 15.")
+        notes.append(f"The VP for Progress Track spaces {join_names(missing)} are not in the "
+                     "box data: a marker that reaches one counts 0 until the table answers the "
+                     "score's question (or the owner enters them under Track VP).")
     return notes
 
 

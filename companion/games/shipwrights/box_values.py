@@ -1,0 +1,51 @@
+"""The values from the box a Shipwrights play may ask the table for (and the warning before a
+game). Keys: ``track_vp.15`` .. ``track_vp.18`` (the VP printed beside those spaces)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import RuleError, check_int, join_names
+from .catalogue import MAX_VP, validate_catalogue
+from .rules import HUT_NUMBERS, ROUNDS, SCORING_SPACES
+
+
+def parse(key: Any, value: Any) -> int:
+    space = key.removeprefix("track_vp.") if isinstance(key, str) else None
+    if not isinstance(key, str) or not key.startswith("track_vp.") or space not in SCORING_SPACES:
+        raise RuleError("Shipwrights asks only for the VP of Progress Track spaces 15 to 18.",
+                        "data.key", "unknown_box_value")
+    return check_int(value, "data.value", f"The VP of space {space}", 0, MAX_VP)
+
+
+def merge(catalogue: dict, answers: dict) -> dict:
+    clean = validate_catalogue(catalogue or {})
+    given = {key.removeprefix("track_vp."): value for key, value in answers.items()
+             if key.startswith("track_vp.")}
+    return {**clean, "track_vp": dict(sorted({**clean["track_vp"], **given}.items()))}
+
+
+def needs(catalogue: dict, player_count: int) -> list[dict]:
+    """[{"what", "known", "detail"}] in plain words: what this game may need from the box."""
+    clean = validate_catalogue(catalogue or {})
+    vp_missing = [s for s in SCORING_SPACES if s not in clean["track_vp"]]
+    huts_missing = [h for h in HUT_NUMBERS if h not in clean["huts"]]
+    cards = clean["round_cards"]
+    out = [{"what": "VP of Progress Track spaces 15 to 18", "known": not vp_missing,
+            "detail": (f"Not known yet: space{'s' if len(vp_missing) > 1 else ''} "
+                       f"{join_names(vp_missing)}. A marker there counts 0 until you answer."
+                       if vp_missing else "All four are known.")},
+           {"what": "The track icon of each Hut", "known": not huts_missing,
+            "detail": (f"Not known yet: Hut{'s' if len(huts_missing) > 1 else ''} "
+                       f"{join_names(huts_missing)}. The player moves their own marker at setup."
+                       if huts_missing else "All six are known.")},
+           {"what": "Round Cards", "known": len(cards) >= ROUNDS,
+            "detail": (f"{len(cards)} in the box data: the app deals and reveals them."
+                       if len(cards) >= ROUNDS else
+                       f"{len(cards)} in the box data (the app needs {ROUNDS}): you type each "
+                       "card in as it is turned over.")}]
+    if player_count == 1:
+        missing_vp = [c["id"] for c in cards if c.get("solo_vp") is None]
+        out.append({"what": "Solo VP on the Round Cards", "known": bool(cards) and not missing_vp,
+                    "detail": ("Known for every card." if cards and not missing_vp else
+                               "Type it in for each card as it is turned over.")})
+    return out
