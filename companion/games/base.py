@@ -567,6 +567,16 @@ class Game:
         """The catalogue with a play's answered box values filled in (answers win)."""
         return catalogue
 
+    def box_value_of(self, catalogue: dict, key: str) -> Any:
+        """What the box data holds for a question's key, or None (offered as the answer when
+        the box data learnt it after a play began)."""
+        return None
+
+    def box_questions_ahead(self, catalogue: dict) -> list[dict]:
+        """Questions a play may answer before the score needs them (same shape as a score's
+        ``missing``): the values the box data lacks that this game may ask for."""
+        return []
+
     def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
         """What this game may need from the box, for the warning before a game:
         [{"what": plain words, "known": bool, "detail": plain words}]."""

@@ -308,9 +308,15 @@ class KnarrGame(Game):
         SheetField("bracelets", "Silver bracelets on the ship", maximum=SHIP_CAP,
                    help="0 to 3; breaks ties together with the recruits."),
     )
-    catalogue_help = ("reputation_track: the VP printed on each space of the Reputation track, "
-                      "from the starting space on, as a list of whole numbers read off the "
-                      "board.")
+    catalogue_help = ("The VP printed on each space of the Reputation track, from the starting "
+                      "space on, read off the board.")
+
+    def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
+        track = (catalogue or {}).get("reputation_track") or []
+        return [{"what": "VP printed along the Reputation track", "known": bool(track),
+                 "detail": (f"Known for {len(track)} spaces: the app adds the reputation step "
+                            "itself." if track else "Not known yet: each turn you type the "
+                            "reputation VP the player scores.")}]
 
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:

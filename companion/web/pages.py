@@ -20,7 +20,7 @@ from jinja2_fragments.flask import render_block
 from ..games import GAMES, get_game
 from ..games.base import RuleError
 from ..owner import is_owner, matches, presented_key, set_owner_cookie
-from ..plays import COLOURS, score_of
+from ..plays import COLOURS, score_of, scoring_catalogue
 from ..qr import qr_svg
 from ..store import Conflict, PlayRow
 from ..tokens import token_role
@@ -71,8 +71,11 @@ def new_play():
             error = err
         else:
             return redirect(url_for("pages.play", play_id=row.id, token=tokens["edit"]))
+    seats = sum(1 for i in range(game.max_players) if (form.get(f"name{i}") or "").strip())
+    needs = game.box_needs(service().catalogue(game.id), seats)
     return render_template("plays/new.html", game=game, games=GAMES.values(), form=form,
-                           error=error, colours=COLOURS), (error.status if error else 200)
+                           error=error, colours=COLOURS, needs=needs), \
+        (error.status if error else 200)
 
 
 def open_play(play_id: str, token: str) -> tuple[PlayRow, str]:
@@ -88,12 +91,27 @@ def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
     game = get_game(row.game)
     undo = (service().undo_info(row, quiet_device()) if role == "edit"
             else {"shared": "Undo", "mine": {"label": "", "possible": False}})
+    score = score_of(state)
+    box = scoring_catalogue(state)
     return {"row": row, "state": state, "game": game, "role": role, "token": token,
-            "score": score_of(state), "clock": service().clock_of(state),
+            "score": score, "clock": service().clock_of(state),
+            "box_now": box_data_answers(game, score),
+            "needs": game.box_needs(box, len(state["players"])),
+            "ahead": game.box_questions_ahead(box),
             "fields": game.sheet_fields_for(state["options"]),
             "can_undo": row.can_undo, "can_redo": row.can_redo,
             "undo_label": undo["shared"], "undo_mine": undo["mine"],
             "links": role_links(row.id, role, token), **extra}
+
+
+def box_data_answers(game, score: dict) -> dict:
+    """{question key: value} the installation's box data now holds for the score's open
+    questions (the owner entered it after this play began): offered as the answer."""
+    if not score.get("missing"):
+        return {}
+    box = service().catalogue(game.id)
+    found = {m["key"]: game.box_value_of(box, m["key"]) for m in score["missing"]}
+    return {key: value for key, value in found.items() if value is not None}
 
 
 @bp.get("/plays/<play_id>/<token>")
@@ -277,8 +295,15 @@ def catalogue(game_id):
         (refused or (error.status if error else 200))
 
 
-def versions_context(game_id: str) -> dict:
-    return {"versions": service().catalogue_versions(game_id)[:10]}
+def versions_context(game_id: str, rows: list | None = None) -> dict:
+    """The kept versions, and the rows a box-data form shows (by default: the saved data's)."""
+    from . import box_forms
+
+    out = {"versions": service().catalogue_versions(game_id)[:10]}
+    if game_id in box_forms.FORMS:
+        out["rows"] = rows if rows is not None else box_forms.rows(game_id,
+                                                                   service().catalogue(game_id))
+    return out
 
 
 @bp.post("/catalogue/<game_id>/undo")
@@ -341,6 +366,35 @@ def shipwrights_catalogue_form():
         form_error=error, form_saved=error is None and not extra_rows, extra_rows=extra_rows,
         bad_inputs=(sw.missing_inputs(typed) or [sw.input_at_fault(error.field)]) if error else [],
         error=None, saved=False, **versions_context(game.id)), (error.status if error else 200)
+
+
+@bp.post("/catalogue/<game_id>/form")
+def catalogue_form(game_id):
+    """The box-data form of Knarr, Reavers or Explorers (Shipwrights: its own route above):
+    saved like an import; a refused save names the row and keeps everything typed."""
+    from . import box_forms
+
+    game = get_game(game_id)
+    if game.id not in box_forms.FORMS:
+        abort(404)
+    refused = owner_or_refuse()
+    extra = 3 if "add_rows" in request.form else 0
+    error = None
+    if not refused and not extra:
+        try:
+            service().put_catalogue(game.id, box_forms.from_form(game.id, request.form),
+                                    "saved in the form")
+        except RuleError as err:
+            error = err
+    current = service().catalogue(game.id)
+    posted = request.form if (error or extra) else None
+    bad = [box_forms.input_at_fault(game.id, error.field, request.form)] if error else []
+    return render_template(
+        "catalogue/edit.html", game=game, catalogue=current, error=None, saved=False,
+        text=json.dumps(current, indent=2, ensure_ascii=False), posted=posted, form_error=error,
+        form_saved=not refused and error is None and not extra, extra_rows=extra,
+        bad_inputs=bad, **versions_context(game.id, box_forms.rows(game.id, current, posted, extra))
+    ), (refused or (error.status if error else 200))
 
 
 @bp.get("/catalogue/<game_id>/export.json")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from pypdf import PdfReader
 
@@ -80,7 +81,7 @@ def test_a_play_shows_the_ranking_asks_and_completes_when_answered(client):
     page = client.get(f"/plays/{play['id']}/{play['edit_token']}").get_data(as_text=True)
     assert "Final ranking" in page and "Provisional:" in page and TRACK_QUESTION in page
     assert 'name="s:key" value="track_vp.15"' in page and 'data-unknown="true"' in page
-    assert "track_vp" not in page.replace('value="track_vp.15"', "")
+    assert "track_vp" not in re.sub(r"<[^>]+>", " ", page)          # words players read
     view = client.get(f"/plays/{play['id']}/{play['view_token']}").get_data(as_text=True)
     assert TRACK_QUESTION in view and 'name="s:key"' not in view
     history = client.get("/history").get_data(as_text=True)
@@ -158,3 +159,43 @@ def test_reavers_wall_token_without_box_data_ranks_and_asks(client):
     score = state["score"]
     assert score["complete"] is True
     assert [p["total"] for p in score["players"]] == [16, 12 + 3 + 3, 0]
+
+
+def test_the_new_play_page_and_the_setup_say_what_the_box_may_need(app, client):
+    page = client.get("/new?game=shipwrights").get_data(as_text=True)
+    assert "Values from your box this game may need" in page
+    assert "VP of Progress Track spaces 15 to 18" in page and 'data-known="false"' in page
+    assert "The owner's phone can enter them now" in page
+    owner = as_owner(app.test_client())
+    owner.put("/api/v1/catalogue/shipwrights", json={"track_vp": {"15": 1, "16": 2, "17": 3,
+                                                                  "18": 4}},
+              headers=owner_headers(app))
+    page = owner.get("/new?game=shipwrights").get_data(as_text=True)
+    assert "All four are known." in page and "Enter them now" in page
+    knarr = client.get("/new?game=knarr").get_data(as_text=True)
+    assert "VP printed along the Reputation track" in knarr
+    reavers = client.get("/new?game=reavers").get_data(as_text=True)
+    assert "Glory for the most and second most wall tokens" in reavers
+
+    play = new_play(client, "reavers", ["Ann", "Bo"])
+    setup = client.get(f"/plays/{play['id']}/{play['edit_token']}").get_data(as_text=True)
+    setup = setup.split('id="setup-details"', 1)[1]
+    assert "Answer them now for this play" in setup
+    assert 'value="wall_majority.most"' in setup and 'value="keep_spoils_schedule.Art"' in setup
+    send(client, play, "box_value", key="keep_spoils_schedule.Art", value="2 4")
+    setup = client.get(f"/plays/{play['id']}/{play['edit_token']}").get_data(as_text=True)
+    setup = setup.split('id="setup-details"', 1)[1]
+    assert 'value="keep_spoils_schedule.Art"' not in setup
+    assert 'value="keep_spoils_schedule.Treasure"' in setup
+
+
+def test_a_value_the_box_data_learnt_later_is_offered_as_the_answer(app, client):
+    play = shipwrights_at_15(client)
+    client.put("/api/v1/catalogue/shipwrights", json={"track_vp": {"15": 8}},
+               headers=owner_headers(app))
+    page = client.get(f"/plays/{play['id']}/{play['edit_token']}").get_data(as_text=True)
+    questions = page.split('id="box-questions"', 1)[1]
+    assert 'value="8"' in questions and "The box data now says 8" in questions
+    score = client.get(f"/api/v1/plays/{play['id']}",
+                       headers=auth(play["view_token"])).json["state"]["score"]
+    assert score["complete"] is False          # the play keeps its box data until answered

@@ -55,8 +55,8 @@ class ExplorersGame(Game):
     rounds = None
     sheet_fields = SHEET_FIELDS
     catalogue_help = ("Extra captains your Rocks of Ruin box holds beyond the Berserker and "
-                      "the Adventurer: {\"captains\": [{\"name\", \"bonus\"}]}. Their bonus is "
-                      "entered by hand on the score sheet (captain_vp).")
+                      "the Adventurer: each one's name and bonus. Their bonus VP is typed on the "
+                      "score sheet.")
 
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:

@@ -64,9 +64,9 @@ class ReaversGame(Game):
         SheetField("walls", "Wall tokens"),
         SheetField("prophecies", "Prophecies (glory of each)", "list"),
     )
-    catalogue_help = ("keep_spoils_schedule {type: [glory for 1, 2, ... cards]} as printed at the "
-                      "bottom of the Treasure, Art and Armor cards; wall_majority [glory for most, "
-                      "glory for second most wall tokens].")
+    catalogue_help = ("The glory for sets of 1, 2, 3 … cards printed at the bottom of the "
+                      "Treasure, Art and Armor cards, and the glory for the most and second most "
+                      "wall tokens.")
 
     # ---- box catalogue
     def empty_catalogue(self) -> dict:
@@ -83,6 +83,12 @@ class ReaversGame(Game):
 
     def with_box_values(self, catalogue: dict, answers: dict) -> dict:
         return box.with_box_values(catalogue, answers)
+
+    def box_value_of(self, catalogue: dict, key: str):
+        return box.value_of(catalogue, key)
+
+    def box_questions_ahead(self, catalogue: dict) -> list[dict]:
+        return box.ahead(catalogue)
 
     def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
         return box.needs(catalogue)

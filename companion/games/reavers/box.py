@@ -114,6 +114,13 @@ def wall_question(place: int) -> str:
             "(see the final scoring in your rulebook)")
 
 
+def value_of(catalogue: dict, key: str) -> Any:
+    clean = validate_catalogue(catalogue or {})
+    if key in WALL_KEYS:
+        return (clean["wall_majority"] or [None, None])[WALL_KEYS.index(key)]
+    return find_schedule(key.removeprefix(SCHEDULE_KEY), clean["keep_spoils_schedule"])
+
+
 def question_for(key: str) -> str:
     if key in WALL_KEYS:
         return wall_question(WALL_KEYS.index(key))
@@ -149,6 +156,20 @@ def with_box_values(catalogue: dict, answers: dict) -> dict:
     majority = merge_majority(answered if any(v is not None for v in answered) else None,
                               clean["wall_majority"])
     return validate_catalogue({"keep_spoils_schedule": schedule, "wall_majority": majority})
+
+
+PRINTED_SPOILS = ("Treasure", "Art", "Armor")      # the types with a printed set schedule
+
+
+def ahead(catalogue: dict) -> list[dict]:
+    clean = validate_catalogue(catalogue or {})
+    majority = clean["wall_majority"] or [None, None]
+    out = [{"key": key, "question": wall_question(i), "answer": "number"}
+           for i, key in enumerate(WALL_KEYS) if majority[i] is None]
+    known = clean["keep_spoils_schedule"]
+    out += [{"key": SCHEDULE_KEY + kind, "question": schedule_question(kind), "answer": "numbers"}
+            for kind in PRINTED_SPOILS if find_schedule(kind, known) is None]
+    return out
 
 
 def needs(catalogue: dict) -> list[dict]:

@@ -31,7 +31,7 @@ class ShipwrightsGame(Game):
     phases = PHASES
     rounds = ROUNDS
     sheet_fields = SHEET_FIELDS
-    catalogue_help = ("Round Cards (id, track icons, solo VP, draft direction, trades), the "
+    catalogue_help = ("Round Cards (title, track icons, solo VP, draft arrows, trades), the "
                       "track icon of each of the 6 Huts, the VP of track spaces 15-18 and the "
                       "4 Nemesis cards' icons: all printed only on the cards.")
 
@@ -56,6 +56,12 @@ class ShipwrightsGame(Game):
 
     def with_box_values(self, catalogue: dict, answers: dict) -> dict:
         return box_values.merge(catalogue, answers)
+
+    def box_value_of(self, catalogue: dict, key: str) -> Any:
+        return validate_catalogue(catalogue or {})["track_vp"].get(key.removeprefix("track_vp."))
+
+    def box_questions_ahead(self, catalogue: dict) -> list[dict]:
+        return box_values.ahead(catalogue)
 
     def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
         return box_values.needs(catalogue, player_count)

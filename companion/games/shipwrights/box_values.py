@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import RuleError, check_int, join_names
-from .catalogue import MAX_VP, validate_catalogue
+from .catalogue import MAX_VP, track_vp_question, validate_catalogue
 from .rules import HUT_NUMBERS, ROUNDS, SCORING_SPACES
 
 
@@ -22,6 +22,12 @@ def merge(catalogue: dict, answers: dict) -> dict:
     given = {key.removeprefix("track_vp."): value for key, value in answers.items()
              if key.startswith("track_vp.")}
     return {**clean, "track_vp": dict(sorted({**clean["track_vp"], **given}.items()))}
+
+
+def ahead(catalogue: dict) -> list[dict]:
+    known = validate_catalogue(catalogue or {})["track_vp"]
+    return [{"key": f"track_vp.{s}", "question": track_vp_question(s), "answer": "number"}
+            for s in SCORING_SPACES if s not in known]
 
 
 def needs(catalogue: dict, player_count: int) -> list[dict]:
