@@ -52,7 +52,7 @@ def total(page, name):
 
 
 def answer(page, question, value):
-    form = page.locator("form.box-question").filter(has_text=question)
+    form = page.locator("#box-questions form.box-question").filter(has_text=question)
     form.get_by_label(question).fill(str(value))
     tap_and_wait(page, form.get_by_role("button", name="Use it"))
 
@@ -110,7 +110,7 @@ def test_reavers_wall_token_without_box_data(live_server, phone):
 
     for name, points in (("Ann", "10"), ("Bo", "12"), ("Cy", "0")):
         expect(total(page, name)).to_have_text(points)
-    questions = page.locator("form.box-question")
+    questions = page.locator("#box-questions form.box-question")
     expect(questions).to_have_count(2)
     expect(questions.nth(0)).to_contain_text("the most wall tokens")
     expect(questions.nth(1)).to_contain_text("the second most wall tokens")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from companion.owner import owner_key
 from tests.conftest import owner_headers
 
 pytestmark = pytest.mark.browser
@@ -205,6 +206,7 @@ def test_box_data_form_and_typed_round_card_on_a_phone(live_server, phone, tmp_p
     """With no Round Cards in the box data, the table types each card in; the form adds one."""
     shots = shots_dir(tmp_path)
     page = phone(color_scheme="dark")
+    page.goto(f"{live_server.url}/owner/{owner_key(live_server.app)}")   # the owner's phone
     page.goto(live_server.url + "/catalogue/shipwrights")
     expect(page.get_by_role("heading", name="Still missing")).to_be_visible()
     page.get_by_label("Card id or title").first.fill("Harbour")
@@ -214,8 +216,7 @@ def test_box_data_form_and_typed_round_card_on_a_phone(live_server, phone, tmp_p
     expect(page.locator("#card-0-trade")).to_have_value("0")
     page.get_by_role("button", name="Save box data").first.click()
     expect(page.get_by_role("alert")).to_contain_text(
-        "Round Card 1 ('Harbour') still needs its Renown icons, the solo VP and the draft "
-        "arrows.")
+        "Round Card 1 ('Harbour') still needs its Renown icons and the draft arrows.")
     expect(page.locator("#card-0-renown")).to_be_focused()
     expect(page.locator("#card-0-military")).to_have_value("1")       # kept as typed
     page.get_by_role("button", name="+ Another Round Card").click()
