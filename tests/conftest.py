@@ -30,7 +30,10 @@ def make_app(tmp_path: Path, url: str | None = None, **config):
                       # per-client limits off: tests send far more than a table; the limits'
                       # own tests (tests/web/test_limits.py) turn them on
                       "RATELIMIT_ENABLED": False,
-                      "OWNER_KEY_FILE": str(tmp_path / "owner_key"), **config})
+                      # the owner key of a test app lives with its database, never in the
+                      # repository's instance folder (no tmp_path: an app sharing a database)
+                      "OWNER_KEY_FILE": str(tmp_path / "owner_key") if tmp_path else None,
+                      **config})
     app.extensions["companion"].store.init_db()
     return app
 
