@@ -63,8 +63,8 @@ def test_shipwrights_marker_on_15_without_box_data(live_server, phone):
     for track in ("Military", "Trade", "Renown"):
         page.get_by_label(track, exact=True).fill("0")
     tap_and_wait(page, page.get_by_role("button", name="Reveal this card"))
-    tap_and_wait(page, page.get_by_role("button", name="Next phase"))
-    tap_and_wait(page, page.get_by_role("button", name="Next phase"))
+    tap_and_wait(page, page.get_by_role("button", name="Next phase →", exact=True))
+    tap_and_wait(page, page.get_by_role("button", name="Next phase →", exact=True))
     # most of the way by the API (the panel's + button takes the last step below)
     play_id, token = re.search(r"/plays/([^/]+)/([^/?#]+)", page.url).groups()
     api = f"{live_server.url}/api/v1/plays/{play_id}"
