@@ -95,7 +95,7 @@ def read_setup(page):
 
 
 def advance(page, expected_phase):
-    page.get_by_role("button", name="Next phase").click()
+    page.get_by_role("button", name="Next phase →", exact=True).click()
     expect(page.locator(".g-sw-phases li[aria-current=step]")).to_have_text(expected_phase)
 
 
@@ -180,7 +180,7 @@ def test_two_players_play_five_rounds_on_a_phone(live_server, phone, tmp_path):
     no_sideways_scroll(dark)
     dark.screenshot(path=str(shots / "sw-heroes-dark.png"), full_page=True)
 
-    page.get_by_role("button", name="Next phase").click()
+    page.get_by_role("button", name="Next phase →", exact=True).click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.get_by_role("heading", name="Final ranking")).to_be_visible()
     longships = "Longships: VP printed on constructed Longships"
