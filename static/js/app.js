@@ -26,20 +26,6 @@
     } catch (e) { /* ignore */ }
   }
 
-  // A swap re-renders the play: keep every <details> (sheets, setup, islands) as the person
-  // left it open or closed, so a tap on Bjorn's sheet does not fold it away.
-  var openState = {};
-  document.body.addEventListener("htmx:beforeSwap", function (e) {
-    if (!e.detail.target) return;
-    e.detail.target.querySelectorAll("details[id]").forEach(function (d) { openState[d.id] = d.open; });
-  });
-  document.body.addEventListener("htmx:afterSwap", function () {
-    Object.keys(openState).forEach(function (id) {
-      var d = document.getElementById(id);
-      if (d) d.open = openState[id];
-    });
-  });
-
   // Keep the screen awake during a play; released when the play has finished or is hidden.
   // Wake Lock where the browser allows it (a secure context); elsewhere (plain http on a LAN)
   // a tiny muted looping video, which keeps most phones' screens on while it plays.
@@ -100,43 +86,13 @@
     } else if (!video || video.paused) { fallbackAwake(true); }
   }
   document.addEventListener("visibilitychange", keepAwake);
-  document.body.addEventListener("htmx:afterSwap", keepAwake);
+  document.addEventListener("nsc:morphed", keepAwake);
   // A video may only start after a touch on some phones: retry on each tap until it runs.
   document.addEventListener("pointerdown", function () {
     if (document.documentElement.dataset.wakeLock !== "held" &&
         document.documentElement.dataset.wakeLock !== "fallback") { keepAwake(); }
   });
   keepAwake();
-
-  // A phone catching up (the two-second poll) must not wipe what its owner is typing: keep the
-  // focused field's unsaved text across the swap, and send it when the field is left.
-  var typing = null;
-  document.body.addEventListener("htmx:beforeSwap", function (evt) {
-    var el = document.activeElement, target = evt.detail.target;
-    typing = null;
-    if (!target || target.id !== "play" || !el || !el.id || !target.contains(el)) { return; }
-    if (!/^(INPUT|TEXTAREA)$/.test(el.tagName) || el.type === "checkbox") { return; }
-    if (evt.detail.requestConfig && evt.detail.requestConfig.verb !== "get") { return; }
-    if (el.value === el.defaultValue) { return; }
-    typing = { id: el.id, value: el.value, start: el.selectionStart, end: el.selectionEnd };
-  });
-  document.body.addEventListener("htmx:afterSwap", function () {
-    if (!typing) { return; }
-    var saved = typing, el = document.getElementById(saved.id);
-    typing = null;
-    if (!el || el.disabled) { return; }
-    el.value = saved.value;
-    el.focus({ preventScroll: true });
-    try { el.setSelectionRange(saved.start, saved.end); } catch (e) { /* number inputs */ }
-    el.dataset.kept = "true";
-    var changed = false;
-    el.addEventListener("change", function () { changed = true; }, { once: true });
-    el.addEventListener("blur", function () {
-      if (!changed && el.isConnected && el.value !== el.defaultValue) {
-        el.dispatchEvent(new Event("change", { bubbles: true }));
-      }
-    }, { once: true });
-  });
 
   // Local +/- buttons (type="button" data-step="1" aria-controls="<input id>") for forms that
   // post once, e.g. a whole game turn: they change the number without sending anything.

@@ -1,0 +1,364 @@
+// North Sea Companion: the play page as a live instrument shared by several phones.
+//
+// The server owns the state; this phone owns what is being typed and what has not reached the
+// server yet. Three parts, with as little code of our own as htmx allows:
+// - Outbox. Every change made on this page (a tap, a typed number, a turn) becomes an entry with
+//   an idempotency key, kept in localStorage and sent in order. Offline or on a slow link the
+//   entries wait ("2 changes waiting") and go out when the link is back; a repeated key is
+//   recorded once by the server, so a retry can never count a tap twice.
+// - Morph. A fresh play block is merged into the page by idiomorph (htmx's morphing swap), which
+//   keeps focus, open sections and every field a person has changed and not yet sent.
+// - Live. The server pushes "version N" over server-sent events (htmx's SSE extension); the
+//   phone then fetches the block. When the stream is down it polls instead.
+(function () {
+  "use strict";
+  var root = document.getElementById("play-root");
+  if (!root || !window.Idiomorph) { return; }
+  var playId = root.dataset.playId;
+  var pollUrl = root.dataset.pollUrl;
+  var KEYS = { queue: "nsc.outbox." + playId, typed: "nsc.typed." + playId,
+               open: "nsc.open." + playId };
+  var SEND_TIMEOUT = 15000, POLL_EVERY = 2000, SAFETY_EVERY = 30000, MAX_BACKOFF = 10000;
+
+  function load(key, fallback) {
+    try { var v = JSON.parse(localStorage.getItem(key)); return v == null ? fallback : v; }
+    catch (e) { return fallback; }
+  }
+  function save(key, value) {
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ }
+  }
+  function randomId() {   // crypto.randomUUID needs https; getRandomValues works on a LAN's http
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+  var device = load("nsc.device", null);
+  if (!device) { device = randomId(); save("nsc.device", device); }
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"] || ""; }
+    catch (e) { return ""; }
+  }
+  function playEl() { return document.getElementById("play"); }
+  function shownVersion() { var p = playEl(); return p ? Number(p.dataset.version) : -1; }
+
+  var queue = load(KEYS.queue, []);   // entries not yet acknowledged, oldest first
+  var notes = [];                     // refused entries, shown next to their control
+  var sending = false, stale = false, backoff = 0, retryTimer = null, live = false;
+
+  // ------------------------------------------------------------------ what a person changed
+  // A field a person has changed and not yet sent is "typed": kept across morphs and reloads.
+  function fieldKey(el) { return el.id || null; }
+  function rememberTyped() {
+    var typed = {};
+    document.querySelectorAll("#play [data-nsc-typed]").forEach(function (el) {
+      var key = fieldKey(el);
+      if (key) { typed[key] = el.type === "checkbox" ? { checked: el.checked } : { value: el.value }; }
+    });
+    save(KEYS.typed, typed);
+  }
+  function markTyped(e) {
+    var el = e.target;
+    if (!el.name || el.type === "hidden" || !el.closest || !el.closest("#play")) { return; }
+    el.dataset.nscTyped = "1";
+    rememberTyped();
+  }
+  document.addEventListener("input", markTyped, true);
+  function clearTyped(el) {
+    if (el && el.dataset && el.dataset.nscTyped) { delete el.dataset.nscTyped; rememberTyped(); }
+  }
+  function restoreTyped() {   // after a reload: put back what was typed and not sent
+    var typed = load(KEYS.typed, {});
+    Object.keys(typed).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el || el.disabled) { return; }
+      if ("checked" in typed[id]) { el.checked = typed[id].checked; } else { el.value = typed[id].value; }
+      el.dataset.nscTyped = "1";
+    });
+  }
+
+  // Open and closed sections are this phone's choice: remembered, never changed by a morph.
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (d.tagName !== "DETAILS" || !d.id || !d.closest("#play-root")) { return; }
+    var open = load(KEYS.open, {});
+    open[d.id] = d.open;
+    save(KEYS.open, open);
+  }, true);
+  function restoreOpen() {
+    var open = load(KEYS.open, {});
+    Object.keys(open).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && d.tagName === "DETAILS" && d.open !== open[id]) { d.open = open[id]; }
+    });
+  }
+
+  // ------------------------------------------------------------------ morph
+  function keepPersonal(attr, el) {
+    if (attr.indexOf("data-nsc-") === 0) { return false; }
+    if (el.tagName === "DETAILS" && attr === "open") { return false; }
+    if ((attr === "value" || attr === "checked") && el.dataset && el.dataset.nscTyped) { return false; }
+    return true;
+  }
+  function morph(html) {
+    var current = playEl();
+    if (!current || !html) { return; }
+    var box = document.createElement("template");
+    box.innerHTML = html;
+    var fresh = box.content.querySelector("#play");
+    if (!fresh) { return; }
+    var banner = fresh.querySelector("#play-error");   // shown next to the control instead
+    if (banner) { banner.remove(); }
+    removeNotes();
+    Idiomorph.morph(current, fresh, { morphStyle: "outerHTML", ignoreActiveValue: true,
+                                      callbacks: { beforeAttributeUpdated: keepPersonal } });
+    var now = playEl();
+    if (window.htmx) { htmx.process(now); }
+    restoreOpen();
+    showNotes();
+    document.dispatchEvent(new CustomEvent("nsc:morphed"));
+  }
+
+  // ------------------------------------------------------------------ fetching the block
+  var fetching = false;
+  function refresh() {
+    if (queue.length || sending) { stale = true; return; }
+    if (fetching || document.visibilityState === "hidden") { return; }
+    fetching = true; stale = false;
+    var url = pollUrl + "?version=" + shownVersion();
+    fetch(url, { headers: { "HX-Request": "true", "X-Device-Id": device },
+                 credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.status === 200 ? r.text() : null; })
+      .then(function (html) {
+        fetching = false;
+        if (html && !queue.length && !sending) { morph(html); }
+        else if (html) { stale = true; }
+      }, function () { fetching = false; });
+  }
+
+  // ------------------------------------------------------------------ the outbox
+  function setStatus() {
+    var el = document.getElementById("outbox");
+    if (!el) { return; }
+    var n = queue.length, text = "";
+    if (n) {
+      text = (n === 1 ? "1 change waiting" : n + " changes waiting") +
+        (navigator.onLine === false || backoff ? " · sent when the connection is back" : " · sending…");
+    }
+    el.hidden = !text;
+    el.textContent = text;
+    el.dataset.state = n ? (backoff || navigator.onLine === false ? "offline" : "sending") : "idle";
+    root.dataset.waiting = String(n);
+  }
+  function persist() { save(KEYS.queue, queue); setStatus(); }
+
+  function anchorOf(el) {   // the nearest element with an id: where a message will stand
+    var control = el;
+    if (control && control.classList && control.closest(".stepper")) {
+      var input = control.closest(".stepper").querySelector("input[id]");
+      if (input) { return input.id; }
+    }
+    while (control && !control.id) { control = control.parentElement; }
+    return control ? control.id : "play";
+  }
+
+  function sheetBody(form, event) {
+    var params = new URLSearchParams(), submitter = event && event.submitter;
+    form.querySelectorAll("input[type=hidden]").forEach(function (h) {
+      if (h.name && h.name !== "expected_version" && !/^f:/.test(h.name)) { params.append(h.name, h.value); }
+    });
+    var changed = event && event.type === "change" ? event.target : null;
+    if (changed && changed.name) {
+      params.append(changed.name, changed.type === "checkbox" ? String(changed.checked) : changed.value);
+      return { params: params, field: changed };
+    }
+    if (submitter && submitter.name) {
+      params.append(submitter.name, submitter.value);
+      return { params: params, control: submitter };
+    }
+    form.querySelectorAll("[data-nsc-typed]").forEach(function (el) {   // Enter in a box
+      params.append(el.name, el.type === "checkbox" ? String(el.checked) : el.value);
+    });
+    return { params: params };
+  }
+
+  function formBody(form, event) {
+    var submitter = event && event.submitter;
+    var data = new FormData(form);
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    return { params: new URLSearchParams(data), control: submitter };
+  }
+
+  // A tap on a +/- is shown at once; the server's answer confirms it once nothing waits.
+  function showTapAtOnce(control) {
+    var m = control && control.name && /^add:/.test(control.name);
+    var stepper = m && control.closest(".stepper");
+    var input = stepper && stepper.querySelector("input");
+    if (!input) { return null; }
+    var v = (parseInt(input.value, 10) || 0) + parseInt(control.value, 10);
+    if (input.min !== "" && v < Number(input.min)) { v = Number(input.min); }
+    if (input.max !== "" && v > Number(input.max)) { v = Number(input.max); }
+    input.value = String(v);
+    return input.id || null;
+  }
+
+  function enqueue(form, detail) {
+    var event = detail.triggeringEvent;
+    var perField = form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field");
+    var built = perField ? sheetBody(form, event) : formBody(form, event);
+    var control = built.field || built.control || form;
+    var entry = { key: randomId(), url: detail.path, body: built.params.toString(),
+                  anchor: anchorOf(control), at: Date.now(),
+                  field: built.field && built.field.id ? built.field.id : null,
+                  form: form.id || null, whole: !perField };
+    var shown = showTapAtOnce(built.control);
+    if (shown) { entry.shown = shown; }
+    queue.push(entry);
+    persist();
+    pump();
+  }
+
+  function schedule() {
+    if (retryTimer) { return; }
+    backoff = Math.min(backoff ? backoff * 2 : 1000, MAX_BACKOFF);
+    setStatus();
+    retryTimer = setTimeout(function () { retryTimer = null; pump(); }, backoff);
+  }
+
+  function pump() {
+    if (sending || !queue.length) { setStatus(); if (!queue.length && stale) { refresh(); } return; }
+    if (navigator.onLine === false) { backoff = backoff || 1000; setStatus(); return; }
+    sending = true;
+    var entry = queue[0];
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, SEND_TIMEOUT);
+    setStatus();
+    fetch(entry.url, {
+      method: "POST", body: entry.body, credentials: "same-origin", signal: controller.signal,
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+                 "Idempotency-Key": entry.key, "X-Device-Id": device, "X-CSRFToken": csrfToken() }
+    }).then(function (r) {
+      return r.text().then(function (html) { return { status: r.status, html: html }; });
+    }).then(function (answer) {
+      clearTimeout(timer);
+      sending = false;
+      settle(entry, answer);
+    }, function () {   // no answer: the link is down or too slow; the same key is sent again
+      clearTimeout(timer);
+      sending = false;
+      schedule();
+    });
+  }
+
+  function messageIn(html) {
+    var box = document.createElement("template");
+    box.innerHTML = html || "";
+    var p = box.content.querySelector("#play-error, .error[role=alert]");
+    return p ? p.textContent.trim() : "";
+  }
+
+  function settle(entry, answer) {
+    var status = answer.status;
+    if (status === 429 || status >= 500 || status === 0) { schedule(); return; }
+    backoff = 0;
+    queue.shift();
+    persist();
+    if (status >= 200 && status < 300) {
+      var field = entry.field && document.getElementById(entry.field);
+      if (field) { clearTyped(field); }
+      if (entry.whole && entry.form) {
+        var form = document.getElementById(entry.form);
+        if (form) { form.querySelectorAll("[data-nsc-typed]").forEach(clearTyped); }
+      }
+    } else if (status === 403 || status === 404) {
+      notes.push({ entry: entry, text: "This phone may no longer change this play (the link is view only or the play is gone)." });
+    } else {
+      notes.push({ entry: entry, conflict: status === 409,
+                   text: messageIn(answer.html) || "The change was not recorded." });
+    }
+    if (!queue.length && answer.html && status !== 403 && status !== 404) { morph(answer.html); }
+    else { showNotes(); }
+    pump();
+  }
+
+  // ------------------------------------------------------------------ messages beside controls
+  function removeNotes() {
+    document.querySelectorAll("[data-nsc-note]").forEach(function (n) { n.remove(); });
+  }
+  function showNotes() {
+    removeNotes();
+    notes.forEach(function (note, i) {
+      var at = document.getElementById(note.entry.anchor) || playEl();
+      if (!at) { return; }
+      var box = document.createElement("div");
+      box.className = "tap-note";
+      box.setAttribute("role", "alert");
+      box.dataset.nscNote = String(i);
+      var text = document.createElement("span");
+      text.textContent = note.text;
+      box.appendChild(text);
+      if (note.conflict) { box.appendChild(noteButton("Try again", "retry", i)); }
+      box.appendChild(noteButton(note.conflict ? "Drop it" : "OK", "drop", i));
+      var holder = at.closest(".stepper") || at;
+      if (holder.id === "play") { holder.insertBefore(box, holder.firstChild); }
+      else { holder.insertAdjacentElement("afterend", box); }
+    });
+  }
+  function noteButton(label, action, i) {
+    var b = document.createElement("button");
+    b.type = "button"; b.textContent = label;
+    b.dataset.nscAction = action; b.dataset.nscIndex = String(i);
+    return b;
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("button[data-nsc-action]");
+    if (!b) { return; }
+    var note = notes[Number(b.dataset.nscIndex)];
+    if (!note) { return; }
+    notes.splice(notes.indexOf(note), 1);
+    if (b.dataset.nscAction === "retry") {   // the same change against the state now shown
+      var params = new URLSearchParams(note.entry.body);
+      if (params.has("expected_version")) { params.set("expected_version", String(shownVersion())); }
+      queue.push(Object.assign({}, note.entry, { key: randomId(), body: params.toString() }));
+      persist();
+      pump();
+    }
+    showNotes();
+  });
+
+  // ------------------------------------------------------------------ taking over htmx's posts
+  document.body.addEventListener("htmx:configRequest", function (e) {
+    var d = e.detail;
+    if (d.verb === "get" || !d.elt.closest || !d.elt.closest("#play")) { return; }
+    e.preventDefault();
+    var form = d.elt.tagName === "FORM" ? d.elt : d.elt.closest("form");
+    if (form) { enqueue(form, d); }
+  });
+
+  // ------------------------------------------------------------------ live: push, then fetch
+  document.body.addEventListener("htmx:sseOpen", function () { live = true; refresh(); });
+  document.body.addEventListener("htmx:sseError", function () { live = false; });
+  document.body.addEventListener("sse:version", function (e) {
+    var version = Number(e.detail && e.detail.data);
+    if (version !== shownVersion()) { refresh(); }
+  });
+  setInterval(function () { if (!live) { refresh(); } }, POLL_EVERY);
+  setInterval(refresh, SAFETY_EVERY);
+  document.addEventListener("visibilitychange", refresh);
+  window.addEventListener("online", function () { backoff = 0; pump(); refresh(); });
+  window.addEventListener("offline", setStatus);
+
+  // ------------------------------------------------------------------ start
+  restoreTyped();
+  restoreOpen();
+  queue.forEach(function (entry) {   // after a reload: show the taps still on their way
+    if (!entry.shown) { return; }
+    var params = new URLSearchParams(entry.body), input = document.getElementById(entry.shown);
+    params.forEach(function (value, name) {
+      if (input && /^add:/.test(name)) { input.value = String((parseInt(input.value, 10) || 0) + parseInt(value, 10)); }
+    });
+  });
+  setStatus();
+  pump();
+})();

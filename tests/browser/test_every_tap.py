@@ -1,0 +1,261 @@
+"""Every tap counts: two and three phones on one play, as a table uses them.
+
+Each phone is its own browser context (its own storage, like separate phones). The tests tap
+at a human pace and as fast as Playwright can, cut the network, slow it, and reload in the
+middle; the server's state (read through the API) must hold every change exactly once, and
+no phone may lose what its person typed, where the focus was, or which sections were open.
+"""
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.games import get_game
+
+pytestmark = pytest.mark.browser
+
+# Per game: players, options, and a number field on the score sheet that may grow past 80.
+TABLES = {
+    "shipwrights": (["Ann", "Bo"], {}, "gold"),
+    "explorers": (["Ann", "Bo"], {}, "enemy_ships"),
+    "knarr": (["Ann", "Bo"], {}, "vp"),
+    "reavers": (["Ann", "Bo"], {}, "glory"),
+    "seafarers": (["Ann", "Bo", "Cy"], {"scenario": "new_shores"}, "settlements"),
+}
+# A second number field per game, for typing while another phone taps.
+TYPED = {"shipwrights": "workers", "explorers": "viking_deaths", "knarr": "vp",
+         "reavers": "favor", "seafarers": "cities"}
+
+
+def api(server, method, path, body=None, token=None):
+    request = urllib.request.Request(server.url + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def new_play(server, game):
+    players, options, _ = TABLES[game]
+    play = api(server, "POST", "/api/v1/plays",
+               {"game": game, "players": players, "options": options, "seed": 7})
+    play["path"] = urlsplit(play["edit_url"]).path
+    return play
+
+
+def state(server, play):
+    return api(server, "GET", f"/api/v1/plays/{play['id']}", token=play["edit_token"])["state"]
+
+
+def label(game, field):
+    return next(f.label for f in get_game(game).sheet_fields if f.name == field)
+
+
+def sheet(page, player):
+    box = page.locator("details.sheet").filter(has=page.locator("summary", has_text=player))
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    return box
+
+
+def plus(page, game, player, field):
+    return sheet(page, player).get_by_role("button", name=f"{label(game, field)} plus one",
+                                           exact=True)
+
+
+def number(page, game, player, field):
+    return sheet(page, player).get_by_label(label(game, field), exact=True)
+
+
+def settled(page):
+    """Nothing waits in this phone's outbox."""
+    expect(page.locator("#play-root")).to_have_attribute("data-waiting", "0", timeout=20_000)
+
+
+def open_phones(phone, server, play, count):
+    pages = []
+    for _ in range(count):
+        page = phone()
+        page.goto(server.url + play["path"])
+        expect(page.locator("#play")).to_be_visible()
+        pages.append(page)
+    return pages
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_two_phones_forty_quick_taps_each_all_count(live_server, phone, game):
+    play = new_play(live_server, game)
+    players, _, field = TABLES[game]
+    a, b = open_phones(phone, live_server, play, 2)
+    if game == "seafarers":
+        # A settlement count stays 0..5 (the box holds 5): start at 2 and let each phone
+        # tap +1 and -1 in turn, so every order of arrival stays inside the box.
+        api(live_server, "POST", f"/api/v1/plays/{play['id']}/events",
+            {"type": "sheet", "data": {"player": players[0], "fields": {field: 2}}},
+            play["edit_token"])
+        a.reload()
+        b.reload()
+    start = state(live_server, play)
+    base = start["sheets"][players[0]].get(field, 0)
+    minus_label = f"{label(game, field)} minus one"
+    buttons = {}
+    for page in (a, b):
+        buttons[page] = (plus(page, game, players[0], field),
+                         sheet(page, players[0]).get_by_role("button", name=minus_label,
+                                                             exact=True))
+    for i in range(40):
+        for page in (a, b):
+            up, down = buttons[page]
+            (down if game == "seafarers" and i % 2 else up).click()
+    settled(a)
+    settled(b)
+    after = state(live_server, play)
+    expected = base if game == "seafarers" else base + 80
+    assert after["sheets"][players[0]][field] == expected
+    assert after["version"] == start["version"] + 80, "every tap is one recorded change"
+    for page in (a, b):
+        expect(number(page, game, players[0], field)).to_have_value(str(expected))
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_remote_changes_leave_typing_focus_and_open_sections_alone(live_server, phone, game):
+    play = new_play(live_server, game)
+    players, _, field = TABLES[game]
+    typed_field = TYPED[game]
+    a, b, c = open_phones(phone, live_server, play, 3)
+    box = number(a, game, players[1], typed_field)        # the second sheet, opened by hand
+    box.click()
+    box.fill("3")                                          # typed, not yet sent
+    version = int(a.locator("#play").get_attribute("data-version"))
+    plus(b, game, players[0], field).click()
+    plus(c, game, players[0], field).click()
+    settled(b)
+    settled(c)
+    expect(a.locator("#play")).to_have_attribute("data-version", str(version + 2))
+    expect(box).to_have_value("3")
+    assert a.evaluate("document.activeElement.id") == box.get_attribute("id")
+    assert sheet(a, players[1]).get_attribute("open") is not None
+    box.press("Tab")                                        # leaving the box sends it
+    settled(a)
+    after = state(live_server, play)
+    assert after["sheets"][players[1]][typed_field] == 3
+    assert after["sheets"][players[0]][field] == 2
+    expect(number(b, game, players[1], typed_field)).to_have_value("3")
+
+
+def test_typed_numbers_on_later_sheets_are_all_saved_however_fast(live_server, phone):
+    """The end-game entry: many boxes on the second and third sheets, no Go in between."""
+    game = "shipwrights"
+    play = new_play(live_server, game)
+    (a,) = open_phones(phone, live_server, play, 1)
+    fields = ["longships_vp", "buildings_vp", "jarls_vp", "heroes_vp", "gold", "resources",
+              "workers"]
+    for player in ("Ann", "Bo"):
+        for i, name in enumerate(fields):
+            box = number(a, game, player, name)
+            box.click()
+            box.fill(str(i + 2))
+    a.keyboard.press("Tab")
+    settled(a)
+    sheets = state(live_server, play)["sheets"]
+    for player in ("Ann", "Bo"):
+        assert [sheets[player].get(n) for n in fields] == list(range(2, 2 + len(fields)))
+
+
+def test_offline_taps_wait_and_arrive_exactly_once(live_server, phone):
+    game = "reavers"
+    play = new_play(live_server, game)
+    a, b = open_phones(phone, live_server, play, 2)
+    a.context.set_offline(True)
+    for _ in range(3):
+        plus(a, game, "Ann", "glory").click()
+    expect(a.locator("#outbox")).to_contain_text("3 changes waiting")
+    expect(number(a, game, "Ann", "glory")).to_have_value("3")   # shown at once
+    plus(b, game, "Ann", "glory").click()                          # the other phone goes on
+    settled(b)
+    time.sleep(1.5)          # the cut lasts a while: the phone retries and must not give up
+    assert state(live_server, play)["sheets"]["Ann"].get("glory", 0) == 1
+    a.context.set_offline(False)
+    settled(a)
+    after = state(live_server, play)
+    assert after["sheets"]["Ann"]["glory"] == 4
+    assert after["version"] == 4
+    expect(a.locator("#outbox")).to_be_hidden()
+    expect(number(a, game, "Ann", "glory")).to_have_value("4")
+
+
+def test_quick_taps_on_a_slow_link_are_never_dropped(live_server, phone):
+    game = "knarr"
+    play = new_play(live_server, game)
+    (a,) = open_phones(phone, live_server, play, 1)
+
+    def slow(route):
+        time.sleep(0.4)
+        route.continue_()
+
+    a.route("**/events", slow)
+    button = plus(a, game, "Bo", "vp")
+    for _ in range(5):
+        button.click()
+    expect(number(a, game, "Bo", "vp")).to_have_value("5")
+    settled(a)
+    assert state(live_server, play)["sheets"]["Bo"]["vp"] == 5
+
+
+def test_a_reload_in_the_middle_keeps_waiting_taps_typing_and_open_sections(live_server, phone):
+    game = "explorers"
+    play = new_play(live_server, game)
+    (a,) = open_phones(phone, live_server, play, 1)
+    sheet(a, "Bo")                                                   # open Bo's sheet
+    a.context.set_offline(True)
+    for _ in range(2):
+        plus(a, game, "Ann", "enemy_ships").click()
+    box = number(a, game, "Bo", "viking_deaths")
+    box.click()
+    box.fill("4")
+    a.context.set_offline(False)
+    a.reload()                     # the reload may cut a request in flight: keys keep it once
+    expect(a.locator("#play")).to_be_visible()
+    assert a.locator("details.sheet").filter(
+        has=a.locator("summary", has_text="Bo")).get_attribute("open") is not None
+    expect(number(a, game, "Bo", "viking_deaths")).to_have_value("4")
+    settled(a)
+    number(a, game, "Bo", "viking_deaths").press("Tab")
+    settled(a)
+    sheets = state(live_server, play)["sheets"]
+    assert sheets["Ann"]["enemy_ships"] == 2
+    assert sheets["Bo"]["viking_deaths"] == 4
+
+
+def test_a_refused_change_stands_beside_its_control_and_can_be_tried_again(live_server, phone):
+    game = "seafarers"                     # its first "next" (setup -> play) always applies
+    play = new_play(live_server, game)
+    a, b = open_phones(phone, live_server, play, 2)
+    a.context.set_offline(True)
+    b.context.set_offline(True)          # neither phone has seen the other's move yet
+    nxt = "form:has(input[name=type][value=advance]) button[type=submit]"
+    b.locator(nxt).first.click()
+    a.locator(nxt).first.click()
+    b.context.set_offline(False)
+    settled(b)
+    version = state(live_server, play)["version"]
+    a.context.set_offline(False)
+    note = a.locator(".tap-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("changed")
+    button_box = a.locator(nxt).first.bounding_box()
+    note_box = note.bounding_box()
+    assert abs(note_box["y"] - (button_box["y"] + button_box["height"])) < 200, \
+        "the message stands next to the control that was tapped"
+    assert state(live_server, play)["version"] == version, "the stale change recorded nothing"
+    note.get_by_role("button", name="Try again").click()
+    settled(a)
+    assert state(live_server, play)["version"] == version + 1
+    expect(a.locator(".tap-note")).to_have_count(0)
