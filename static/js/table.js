@@ -144,7 +144,7 @@
     var n = queue.length, text = "";
     if (n) {
       text = (n === 1 ? "1 change waiting" : n + " changes waiting") +
-        (navigator.onLine === false || backoff ? " · sent when the connection is back" : " · sending…");
+        (navigator.onLine === false || backoff ? " · no connection" : " · sending…");
     }
     el.hidden = !text;
     el.textContent = text;
@@ -153,14 +153,43 @@
   }
   function persist() { save(KEYS.queue, queue); setStatus(); }
 
-  function anchorOf(el) {   // the nearest element with an id: where a message will stand
-    var control = el;
-    if (control && control.classList && control.closest(".stepper")) {
-      var input = control.closest(".stepper").querySelector("input[id]");
-      if (input) { return input.id; }
+  // Where a message about a change will stand: the control's id, or else a signature of its
+  // form (its hidden fields) and of the button, found again after any number of morphs.
+  function anchorOf(el) {
+    if (el && el.closest && el.closest(".stepper")) {
+      var input = el.closest(".stepper").querySelector("input[id]");
+      if (input) { return { id: input.id }; }
     }
-    while (control && !control.id) { control = control.parentElement; }
-    return control ? control.id : "play";
+    if (el && el.id) { return { id: el.id }; }
+    var form = el && (el.tagName === "FORM" ? el : el.form);
+    if (!form) { return { id: "play" }; }
+    if (form.id) { return { id: form.id, button: buttonSig(el) }; }
+    return { form: formSig(form), button: buttonSig(el) };
+  }
+  function formSig(form) {
+    var parts = [];
+    form.querySelectorAll("input[type=hidden]").forEach(function (h) {
+      if (h.name !== "expected_version") { parts.push(h.name + "=" + h.value); }
+    });
+    return parts.join("&");
+  }
+  function buttonSig(el) {
+    return el && el.tagName === "BUTTON" ? (el.name || "") + "=" + (el.value || "") + "|" + el.textContent.trim() : null;
+  }
+  function findAnchor(anchor) {
+    var at = null;
+    if (anchor.id) { at = document.getElementById(anchor.id); }
+    else {
+      document.querySelectorAll("#play form").forEach(function (f) {
+        if (!at && formSig(f) === anchor.form) { at = f; }
+      });
+    }
+    if (at && anchor.button) {
+      at.querySelectorAll("button").forEach(function (b) {
+        if (buttonSig(b) === anchor.button) { at = b; }
+      });
+    }
+    return at;
   }
 
   function sheetBody(form, event) {
@@ -211,7 +240,8 @@
     var entry = { key: randomId(), url: detail.path, body: built.params.toString(),
                   anchor: anchorOf(control), at: Date.now(),
                   field: built.field && built.field.id ? built.field.id : null,
-                  form: form.id || null, whole: !perField };
+                  form: form.id || null, whole: !perField,
+                  label: built.control && built.control.tagName === "BUTTON" ? built.control.textContent.trim() : null };
     var shown = showTapAtOnce(built.control);
     if (shown) { entry.shown = shown; }
     queue.push(entry);
@@ -274,8 +304,11 @@
     } else if (status === 403 || status === 404) {
       notes.push({ entry: entry, text: "This phone may no longer change this play (the link is view only or the play is gone)." });
     } else {
+      var what = entry.label ? "“" + entry.label + "”" : "Your change";
       notes.push({ entry: entry, conflict: status === 409,
-                   text: messageIn(answer.html) || "The change was not recorded." });
+                   text: status === 409
+                     ? what + " was not recorded: another phone changed the play first. Check the screen, then try again if it still applies."
+                     : messageIn(answer.html) || what + " was not recorded." });
     }
     if (!queue.length && answer.html && status !== 403 && status !== 404) { morph(answer.html); }
     else { showNotes(); }
@@ -289,7 +322,7 @@
   function showNotes() {
     removeNotes();
     notes.forEach(function (note, i) {
-      var at = document.getElementById(note.entry.anchor) || playEl();
+      var at = findAnchor(note.entry.anchor) || playEl();
       if (!at) { return; }
       var box = document.createElement("div");
       box.className = "tap-note";
@@ -300,7 +333,8 @@
       box.appendChild(text);
       if (note.conflict) { box.appendChild(noteButton("Try again", "retry", i)); }
       box.appendChild(noteButton(note.conflict ? "Drop it" : "OK", "drop", i));
-      var holder = at.closest(".stepper") || at;
+      var holder = at.closest("[role=toolbar]") || at.closest(".stepper") ||
+        (at.tagName === "BUTTON" && at.form) || at;
       if (holder.id === "play") { holder.insertBefore(box, holder.firstChild); }
       else { holder.insertAdjacentElement("afterend", box); }
     });

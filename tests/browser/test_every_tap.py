@@ -249,7 +249,7 @@ def test_a_refused_change_stands_beside_its_control_and_can_be_tried_again(live_
     a.context.set_offline(False)
     note = a.locator(".tap-note")
     expect(note).to_be_visible()
-    expect(note).to_contain_text("changed")
+    expect(note).to_contain_text("another phone changed the play first")
     button_box = a.locator(nxt).first.bounding_box()
     note_box = note.bounding_box()
     assert abs(note_box["y"] - (button_box["y"] + button_box["height"])) < 200, \
