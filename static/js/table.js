@@ -60,8 +60,10 @@
   }
   function markTyped(e) {
     var el = e.target;
-    if (!el.name || el.type === "hidden" || !el.closest || !el.closest("#play")) { return; }
-    el.dataset.nscTyped = "1";
+    if (el.type === "hidden" || !el.closest || !el.closest("#play")) { return; }
+    var group = el.type === "radio" && el.name && el.form ?   // a radio group is one answer
+      el.form.querySelectorAll("input[type=radio][name='" + CSS.escape(el.name) + "']") : [el];
+    Array.prototype.forEach.call(group, function (one) { one.dataset.nscTyped = "1"; });
     rememberTyped();
   }
   document.addEventListener("input", markTyped, true);

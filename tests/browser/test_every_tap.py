@@ -259,3 +259,35 @@ def test_a_refused_change_stands_beside_its_control_and_can_be_tried_again(live_
     settled(a)
     assert state(live_server, play)["version"] == version + 1
     expect(a.locator(".tap-note")).to_have_count(0)
+
+
+def test_half_filled_game_forms_and_setup_ticks_survive_other_phones_and_a_reload(live_server,
+                                                                                   phone):
+    """The Knarr turn form, the Shipwrights Round Card form and the setup tick boxes."""
+    knarr = new_play(live_server, "knarr")
+    a, b = open_phones(phone, live_server, knarr, 2)
+    a.locator("#knarr-vp").fill("3")
+    a.locator(".g-knarr-form input[name='d:recruits'][value='2']").check(force=True)
+    plus(b, "knarr", "Ann", "bracelets").click()
+    settled(b)
+    expect(a.locator("#play")).to_have_attribute("data-version", "1")
+    expect(a.locator("#knarr-vp")).to_have_value("3")
+    expect(a.locator(".g-knarr-form input[name='d:recruits'][value='2']")).to_be_checked()
+
+    ships = new_play(live_server, "shipwrights")
+    a, b = open_phones(phone, live_server, ships, 2)
+    setup = a.locator("#setup-details")
+    if setup.get_attribute("open") is None:
+        setup.locator("summary").first.click()
+    tick = a.locator("#sw-supply-1-1")
+    tick.check()
+    a.locator("#sw-rv-id").fill("Card 7")
+    plus(b, "shipwrights", "Bo", "gold").click()
+    settled(b)
+    expect(a.locator("#play")).to_have_attribute("data-version", "1")
+    expect(tick).to_be_checked()
+    expect(a.locator("#sw-rv-id")).to_have_value("Card 7")
+    a.reload()
+    expect(a.locator("#sw-supply-1-1")).to_be_checked()
+    expect(a.locator("#sw-rv-id")).to_have_value("Card 7")
+    assert a.locator("#setup-details").get_attribute("open") is not None
