@@ -221,17 +221,21 @@
     return { params: new URLSearchParams(data), control: submitter };
   }
 
-  // A tap on a +/- is shown at once; the server's answer confirms it once nothing waits.
+  // A tap on a +/- (a delta: add:<field>, or a game counter's d:add / d:steps) is shown at
+  // once; the server's answer confirms it once nothing waits any more.
+  var DELTA = /^(add:.+|d:add|d:steps)$/;
   function showTapAtOnce(control) {
-    var m = control && control.name && /^add:/.test(control.name);
-    var stepper = m && control.closest(".stepper");
-    var input = stepper && stepper.querySelector("input");
-    if (!input) { return null; }
-    var v = (parseInt(input.value, 10) || 0) + parseInt(control.value, 10);
-    if (input.min !== "" && v < Number(input.min)) { v = Number(input.min); }
-    if (input.max !== "" && v > Number(input.max)) { v = Number(input.max); }
-    input.value = String(v);
-    return input.id || null;
+    var stepper = control && control.name && DELTA.test(control.name) && control.closest(".stepper");
+    var box = stepper && (stepper.querySelector("input:not([type=hidden])") || stepper.querySelector("output"));
+    var step = control && parseInt(control.value, 10);
+    if (!box || isNaN(step)) { return null; }
+    var isInput = box.tagName === "INPUT";
+    var v = (parseInt(isInput ? box.value : box.textContent, 10) || 0) + step;
+    var min = isInput && box.min !== "" ? Number(box.min) : 0;
+    if (v < min) { v = min; }
+    if (isInput && box.max !== "" && v > Number(box.max)) { v = Number(box.max); }
+    if (isInput) { box.value = String(v); } else { box.textContent = String(v); }
+    return isInput && box.id ? box.id : null;
   }
 
   function enqueue(form, detail) {
