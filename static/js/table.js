@@ -70,6 +70,17 @@
   function clearTyped(el) {
     if (el && el.dataset && el.dataset.nscTyped) { delete el.dataset.nscTyped; rememberTyped(); }
   }
+  // A number put back after a reload fires no "change" when its box is left, so a sheet field
+  // that still differs from what was last sent is sent on leaving it, as if typed just now.
+  document.addEventListener("change", function (e) {
+    if (e.target.dataset) { e.target.dataset.nscSent = e.target.value; }
+  }, true);
+  document.addEventListener("focusout", function (e) {
+    var el = e.target;
+    if (!el.dataset || !el.dataset.nscTyped || !el.form || !el.form.classList.contains("sheet-form")) { return; }
+    if (el.type === "checkbox" || el.value === (el.dataset.nscSent || el.defaultValue)) { return; }
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  });
   function restoreTyped() {   // after a reload: put back what was typed and not sent
     var typed = load(KEYS.typed, {});
     Object.keys(typed).forEach(function (id) {
