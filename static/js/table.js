@@ -112,6 +112,9 @@
     if (attr.indexOf("data-nsc-") === 0) { return false; }
     if (el.tagName === "DETAILS" && attr === "open") { return false; }
     if ((attr === "value" || attr === "checked") && el.dataset && el.dataset.nscTyped) { return false; }
+    // The box being typed in keeps its value (idiomorph's own ignoreActiveValue would also
+    // freeze a focused button's label, e.g. "Pause clock" after it was tapped).
+    if (attr === "value" && el === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) { return false; }
     return true;
   }
   function morph(html) {
@@ -124,7 +127,7 @@
     var banner = fresh.querySelector("#play-error");   // shown next to the control instead
     if (banner) { banner.remove(); }
     removeNotes();
-    Idiomorph.morph(current, fresh, { morphStyle: "outerHTML", ignoreActiveValue: true,
+    Idiomorph.morph(current, fresh, { morphStyle: "outerHTML",
                                       callbacks: { beforeAttributeUpdated: keepPersonal } });
     var now = playEl();
     if (window.htmx) { htmx.process(now); }
