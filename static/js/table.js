@@ -46,6 +46,7 @@
   var queue = load(KEYS.queue, []);   // entries not yet acknowledged, oldest first
   var notes = [];                     // refused entries, shown next to their control
   var sending = false, stale = false, backoff = 0, retryTimer = null, live = false;
+  var mine = {};   // versions this phone's own changes produced: they never make it stale
 
   // ------------------------------------------------------------------ what a person changed
   // A field a person has changed and not yet sent is "typed": kept across morphs and reloads.
@@ -256,9 +257,12 @@
     var event = detail.triggeringEvent;
     var perField = form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field");
     var built = perField ? sheetBody(form, event) : formBody(form, event);
+    var f = built.field;
+    if (f && f.type !== "checkbox" && f.value === f.defaultValue && !f.dataset.nscTyped &&
+        !queue.some(function (q) { return q.field === f.id; })) { return; }   // already stored
     var control = built.field || built.control || form;
     var entry = { key: randomId(), url: detail.path, body: built.params.toString(),
-                  anchor: anchorOf(control), at: Date.now(),
+                  anchor: anchorOf(control), at: Date.now(), seen: shownVersion(),
                   field: built.field && built.field.id ? built.field.id : null,
                   form: form.id || null, whole: !perField,
                   label: built.control && built.control.tagName === "BUTTON" ? built.control.textContent.trim() : null };
@@ -276,6 +280,23 @@
     retryTimer = setTimeout(function () { retryTimer = null; pump(); }, backoff);
   }
 
+  // A change that must not cross another phone's (a turn, a phase) was made against the version
+  // its person saw; this phone's own changes queued before it do not count as crossing it.
+  function bodyToSend(entry) {
+    var params = new URLSearchParams(entry.body);
+    if (!params.has("expected_version") || entry.seen == null) { return entry.body; }
+    var v = entry.seen;
+    while (mine[v + 1]) { v += 1; }
+    params.set("expected_version", String(v));
+    return params.toString();
+  }
+  function versionIn(html) {
+    var box = document.createElement("template");
+    box.innerHTML = html || "";
+    var p = box.content.querySelector("#play");
+    return p && p.dataset.version ? Number(p.dataset.version) : null;
+  }
+
   function pump() {
     if (sending || !queue.length) { setStatus(); if (!queue.length && stale) { refresh(); } return; }
     if (navigator.onLine === false) { backoff = backoff || 1000; setStatus(); return; }
@@ -285,7 +306,7 @@
     var timer = setTimeout(function () { controller.abort(); }, SEND_TIMEOUT);
     setStatus();
     fetch(entry.url, {
-      method: "POST", body: entry.body, credentials: "same-origin", signal: controller.signal,
+      method: "POST", body: bodyToSend(entry), credentials: "same-origin", signal: controller.signal,
       headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
                  "Idempotency-Key": entry.key, "X-Device-Id": device, "X-CSRFToken": csrfToken() }
     }).then(function (r) {
@@ -315,6 +336,8 @@
     queue.shift();
     persist();
     if (status >= 200 && status < 300) {
+      var produced = versionIn(answer.html);
+      if (produced != null) { mine[produced] = true; }
       var field = entry.field && document.getElementById(entry.field);
       if (field) { clearTyped(field); }
       if (entry.whole && entry.form) {
@@ -374,7 +397,8 @@
     if (b.dataset.nscAction === "retry") {   // the same change against the state now shown
       var params = new URLSearchParams(note.entry.body);
       if (params.has("expected_version")) { params.set("expected_version", String(shownVersion())); }
-      queue.push(Object.assign({}, note.entry, { key: randomId(), body: params.toString() }));
+      queue.push(Object.assign({}, note.entry, { key: randomId(), body: params.toString(),
+                                                 seen: shownVersion() }));
       persist();
       pump();
     }
