@@ -138,20 +138,25 @@
   }
 
   // ------------------------------------------------------------------ fetching the block
-  var fetching = false;
+  // One fetch at a time; a push that arrives meanwhile asks for one more afterwards, so the
+  // last change of a burst is never missed (with the stream open nothing else would poll).
+  var fetching = false, again = false;
   function refresh() {
     if (queue.length || sending) { stale = true; return; }
-    if (fetching || document.visibilityState === "hidden") { return; }
-    fetching = true; stale = false;
+    if (document.visibilityState === "hidden") { return; }
+    if (fetching) { again = true; return; }
+    fetching = true; stale = false; again = false;
     var url = pollUrl + "?version=" + shownVersion();
+    function done() { fetching = false; if (again || stale) { refresh(); } }
     fetch(url, { headers: { "HX-Request": "true", "X-Device-Id": device },
                  credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.status === 200 ? r.text() : null; })
       .then(function (html) {
-        fetching = false;
         if (html && !queue.length && !sending) { morph(html); }
         else if (html) { stale = true; }
-      }, function () { fetching = false; });
+        fetching = false;
+        if (again) { refresh(); }
+      }, done);
   }
 
   // ------------------------------------------------------------------ the outbox
