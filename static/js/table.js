@@ -65,6 +65,7 @@
     var group = el.type === "radio" && el.name && el.form ?   // a radio group is one answer
       el.form.querySelectorAll("input[type=radio][name='" + CSS.escape(el.name) + "']") : [el];
     Array.prototype.forEach.call(group, function (one) { one.dataset.nscTyped = "1"; });
+    el.dataset.nscEdited = "1";            // typed since this phone last sent it
     rememberTyped();
   }
   document.addEventListener("input", markTyped, true);
@@ -73,9 +74,6 @@
   }
   // A number put back after a reload fires no "change" when its box is left, so a sheet field
   // that still differs from what was last sent is sent on leaving it, as if typed just now.
-  document.addEventListener("change", function (e) {
-    if (e.target.dataset) { e.target.dataset.nscSent = e.target.value; }
-  }, true);
   document.addEventListener("focusout", function (e) {
     var el = e.target;
     if (!el.dataset || !el.dataset.nscTyped || !el.form || !el.form.classList.contains("sheet-form")) { return; }
@@ -258,13 +256,25 @@
     return isInput && box.id ? box.id : null;
   }
 
+  function sentNow(fields) {
+    Array.prototype.forEach.call(fields, function (el) {
+      el.dataset.nscSent = el.value;
+      delete el.dataset.nscEdited;
+    });
+  }
+
   function enqueue(form, detail) {
     var event = detail.triggeringEvent;
     var perField = form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field");
     var built = perField ? sheetBody(form, event) : formBody(form, event);
+    // A value this phone already sent and nobody typed since is not sent twice (the browser
+    // fires "change" again when a box is left after Enter or after a scripted change).
     var f = built.field;
-    if (f && f.type !== "checkbox" && f.value === f.defaultValue && !f.dataset.nscTyped &&
-        !queue.some(function (q) { return q.field === f.id; })) { return; }   // already stored
+    if (f && f.type !== "checkbox" && !f.dataset.nscEdited &&
+        (f.dataset.nscSent === f.value ||
+         (f.value === f.defaultValue && !queue.some(function (q) { return q.field === f.id; })))) { return; }
+    var edited = form.querySelectorAll("[data-nsc-edited]");
+    sentNow(!perField ? edited : f ? [f] : built.control ? [] : edited);
     var control = built.field || built.control || form;
     var entry = { key: randomId(), url: detail.path, body: built.params.toString(),
                   anchor: anchorOf(control), at: Date.now(), seen: shownVersion(),
