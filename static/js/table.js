@@ -98,6 +98,13 @@
     open[d.id] = d.open;
     save(KEYS.open, open);
   }, true);
+  function rememberShownOpen() {   // as the page first showed them, until the person taps
+    var open = load(KEYS.open, {});
+    document.querySelectorAll("#play-root details[id]").forEach(function (d) {
+      if (!(d.id in open)) { open[d.id] = d.open; }
+    });
+    save(KEYS.open, open);
+  }
   function restoreOpen() {
     var open = load(KEYS.open, {});
     Object.keys(open).forEach(function (id) {
@@ -445,6 +452,7 @@
   // ------------------------------------------------------------------ start
   restoreTyped();
   restoreOpen();
+  rememberShownOpen();
   queue.forEach(function (entry) {   // after a reload: show the taps still on their way
     if (!entry.shown) { return; }
     var params = new URLSearchParams(entry.body), input = document.getElementById(entry.shown);
