@@ -90,21 +90,18 @@
     });
   }
 
-  // Open and closed sections are this phone's choice: remembered, never changed by a morph.
-  document.addEventListener("toggle", function (e) {
-    var d = e.target;
-    if (d.tagName !== "DETAILS" || !d.id || !d.closest("#play-root")) { return; }
+  // A section the person opened or closed stays as they left it (across morphs and reloads);
+  // sections nobody touched follow the server (the setup is open at the start, then folds away).
+  // Choices come from taps on a summary: a "toggle" event would also fire for the morph's own.
+  document.addEventListener("click", function (e) {
+    var summary = e.target.closest && e.target.closest("summary");
+    var d = summary && summary.parentElement;
+    if (!d || d.tagName !== "DETAILS" || !d.id || !d.closest("#play-root")) { return; }
     var open = load(KEYS.open, {});
-    open[d.id] = d.open;
+    open[d.id] = !d.open;
     save(KEYS.open, open);
   }, true);
-  function rememberShownOpen() {   // as the page first showed them, until the person taps
-    var open = load(KEYS.open, {});
-    document.querySelectorAll("#play-root details[id]").forEach(function (d) {
-      if (!(d.id in open)) { open[d.id] = d.open; }
-    });
-    save(KEYS.open, open);
-  }
+  function chosen(d) { return d.id && d.id in load(KEYS.open, {}); }
   function restoreOpen() {
     var open = load(KEYS.open, {});
     Object.keys(open).forEach(function (id) {
@@ -116,7 +113,7 @@
   // ------------------------------------------------------------------ morph
   function keepPersonal(attr, el) {
     if (attr.indexOf("data-nsc-") === 0) { return false; }
-    if (el.tagName === "DETAILS" && attr === "open") { return false; }
+    if (el.tagName === "DETAILS" && attr === "open" && chosen(el)) { return false; }
     if ((attr === "value" || attr === "checked") && el.dataset && el.dataset.nscTyped) { return false; }
     // The box being typed in keeps its value (idiomorph's own ignoreActiveValue would also
     // freeze a focused button's label, e.g. "Pause clock" after it was tapped).
@@ -452,7 +449,6 @@
   // ------------------------------------------------------------------ start
   restoreTyped();
   restoreOpen();
-  rememberShownOpen();
   queue.forEach(function (entry) {   // after a reload: show the taps still on their way
     if (!entry.shown) { return; }
     var params = new URLSearchParams(entry.body), input = document.getElementById(entry.shown);

@@ -276,17 +276,21 @@ def test_half_filled_game_forms_and_setup_ticks_survive_other_phones_and_a_reloa
 
     ships = new_play(live_server, "shipwrights")
     a, b = open_phones(phone, live_server, ships, 2)
+    plus(b, "shipwrights", "Bo", "gold").click()        # play has begun: setup folds away
+    settled(b)
+    expect(a.locator("#play")).to_have_attribute("data-version", "1")
     setup = a.locator("#setup-details")
     if setup.get_attribute("open") is None:
-        setup.locator("summary").first.click()
+        setup.locator("summary").first.click()          # this person opens it again
     tick = a.locator("#sw-supply-1-1")
     tick.check()
     a.locator("#sw-rv-id").fill("Card 7")
     plus(b, "shipwrights", "Bo", "gold").click()
     settled(b)
-    expect(a.locator("#play")).to_have_attribute("data-version", "1")
+    expect(a.locator("#play")).to_have_attribute("data-version", "2")
     expect(tick).to_be_checked()
     expect(a.locator("#sw-rv-id")).to_have_value("Card 7")
+    assert a.locator("#setup-details").get_attribute("open") is not None
     a.reload()
     expect(a.locator("#sw-supply-1-1")).to_be_checked()
     expect(a.locator("#sw-rv-id")).to_have_value("Card 7")
