@@ -288,7 +288,9 @@ class PlayService:
             plan = plan_undo_mine(state, events, device)
             if plan.get("target") is not None:
                 mine = {"label": f"Undo: {self._label(state, events, plan['target'])}",
-                        "possible": plan["how"] != "refuse"}
+                        "possible": plan["how"] != "refuse",
+                        # this phone's last change is the last change: the shared Undo says it
+                        "same": plan["target"] is events[-1]}
         return {"shared": shared, "mine": mine}
 
     @staticmethod

@@ -21,8 +21,11 @@ def expect():
 
 
 def bottom(locator) -> float:
-    """Where the element ends, measured from the top of the page (not of the viewport)."""
-    return locator.evaluate("el => el.getBoundingClientRect().bottom + window.scrollY")
+    """Where the element ends, measured from the top of the page (not of the viewport), with
+    the page at its top: a sticky toolbar's place otherwise grows with wherever the last tap
+    left the page scrolled (the morphing swap keeps the scroll position)."""
+    return locator.evaluate(
+        "el => { window.scrollTo(0, 0); return el.getBoundingClientRect().bottom + window.scrollY; }")
 
 
 def on_first_screen(locator, what: str) -> None:
