@@ -362,7 +362,7 @@ def describe_sheet(game: Game, state: dict, data: dict) -> str:
     for name, value in (data.get("fields") or {}).items():
         label = specs[name].label if name in specs else name
         parts.append(f"{label} {shown(value)}")
-    return f"{player}'s sheet: {shortened(parts)}"
+    return f"{player}'s sheet: {shortened(parts)}" if parts else f"{player}'s sheet, unchanged"
 
 
 def signed(n: Any) -> str:

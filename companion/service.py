@@ -44,6 +44,7 @@ class Done:
     row: PlayRow
     state: dict
     replayed: KeyRecord | None = None
+    answer: bytes | None = None      # the stored answer of a change with a key
 
 
 class StateCache:
@@ -202,7 +203,7 @@ class PlayService:
             written = replace(row, version=version, head=row.head + 1, length=row.head + 1,
                               finished=state["finished"], summary=summary, updated_at=now())
             done = Done(written, dict(state, version=version))
-            self._keep(write, key, done, answer)
+            done = self._keep(write, key, done, answer)
         return self._remember(done)
 
     def move(self, play_id: str, step: int, expected_version=None, *, key: str | None = None,
@@ -230,7 +231,7 @@ class PlayService:
             if head > row.length:
                 raise RuleError("There is nothing to redo.", None, "nothing_to_redo", 409)
             done = self._to_head(write, head)
-            self._keep(write, key, done, answer)
+            done = self._keep(write, key, done, answer)
         return self._remember(done)
 
     def undo_mine(self, play_id: str, device: str, *, key: str | None = None,
@@ -274,13 +275,13 @@ class PlayService:
                                   length=row.head + 1, finished=after["finished"],
                                   summary=summary, updated_at=now())
                 done = Done(written, dict(after, version=version))
-            self._keep(write, key, done, answer)
+            done = self._keep(write, key, done, answer)
         return self._remember(done)
 
     def undo_info(self, row: PlayRow, device: str | None) -> dict:
         """What the Undo buttons say: the shared one (the head change) and, for a device,
         its own last change: {"label", "possible"}."""
-        events = self.store.active_events(row.id, upto=row.head)
+        events = self.store.undo_candidates(row.id, row.head, device)
         state = self.state(row)
         shared = f"Undo: {self._label(state, events, events[-1])}" if events else "Undo"
         mine = {"label": "Nothing of yours to undo", "possible": False}
@@ -339,11 +340,15 @@ class PlayService:
         return Done(written, dict(state, version=version))
 
     @staticmethod
-    def _keep(write: Write, key: str | None, done: Done, answer: Answer | None) -> None:
-        if key is not None:
-            body = answer(done.row, done.state) if answer is not None else None
-            write.save_key(key, 200, done.row.version,
-                           zlib.compress(body) if body is not None else None)
+    def _keep(write: Write, key: str | None, done: Done, answer: Answer | None) -> Done:
+        """Store the key with the change and the answer (computed once: the first answer and
+        a repeat's are the same bytes, the clock's "now" included)."""
+        if key is None:
+            return done
+        body = answer(done.row, done.state) if answer is not None else None
+        write.save_key(key, 200, done.row.version,
+                       zlib.compress(body) if body is not None else None)
+        return replace(done, answer=body)
 
     def _remember(self, done: Done) -> Done:
         if done.replayed is None:

@@ -249,6 +249,23 @@ class Store:
                      "at": r.created_at, "device": r.device, "undoes": r.undoes}
                     for r in c.execute(query)]
 
+    def undo_candidates(self, play_id: str, head: int, device: str | None) -> list[dict]:
+        """What the Undo buttons need, not the whole log: the head event, ``device``'s
+        events and the compensating ones (with the events those undo), in order."""
+        active = sa.and_(events.c.play_id == play_id, events.c.discarded.is_(False),
+                         events.c.position <= head)
+        undone = sa.select(events.c.undoes).where(active, events.c.undoes.is_not(None))
+        wanted = sa.or_(events.c.position == head, events.c.undoes.is_not(None),
+                        events.c.position.in_(undone.scalar_subquery()),
+                        *([events.c.device == device] if device else []))
+        query = (sa.select(events.c.type, events.c.data, events.c.position,
+                           events.c.created_at, events.c.device, events.c.undoes)
+                 .where(active, wanted).order_by(events.c.position))
+        with self.engine.connect() as conn:
+            return [{"type": r.type, "data": r.data, "position": r.position,
+                     "at": r.created_at, "device": r.device, "undoes": r.undoes}
+                    for r in conn.execute(query)]
+
     @contextmanager
     def _reading(self, conn) -> Iterator:
         if conn is not None:

@@ -164,7 +164,8 @@ def change_response(done: Done) -> Response:
     """A change's answer; a repeated Idempotency-Key gets the first answer's status and body
     (the first answer's state, not today's) with Idempotent-Replayed: true."""
     if done.replayed is None:
-        return Response(answer_bytes(done.row, done.state), mimetype="application/json")
+        return Response(done.answer or answer_bytes(done.row, done.state),
+                        mimetype="application/json")
     record = done.replayed
     body = (zlib.decompress(record.response) if record.response is not None
             else answer_bytes(done.row, done.state))

@@ -49,6 +49,7 @@ def event_body(form, game: Game, state: dict) -> dict:
         fields = sheet_fields_from_form(form, game, state)
         for name in add:
             fields.pop(name, None)    # a tap adds to what is stored, not to what the form held
+        drop_unchanged(fields, game, state, form.get("player"))
         body["data"] = {"player": form.get("player"), "fields": fields}
         if add:
             body["data"]["add"] = add
@@ -131,6 +132,39 @@ def sheet_fields_from_form(form, game: Game, state: dict) -> dict:
     lists = {f.name for f in active_fields(game.sheet_fields, state["options"]) if f.kind == "list"}
     apply_list_edit(form, fields, state, form.get("player"), lists)
     return fields
+
+
+def drop_unchanged(fields: dict, game: Game, state: dict, player: Any) -> None:
+    """A whole sheet form posted (a tap or one typed box, on a phone that sends the form as it
+    is) carries every field: keep only those that differ from what is stored, so the change
+    says what it changes and does not write back values nobody touched."""
+    stored = state["sheets"].get(player) if isinstance(player, str) else None
+    if stored is None:
+        return
+    specs = {f.name: f for f in active_fields(game.sheet_fields, state["options"])}
+    for name in list(fields):
+        spec = specs.get(name)
+        if spec is not None and same_value(spec, fields[name], stored.get(name)):
+            del fields[name]
+
+
+def same_value(spec, posted: Any, stored: Any) -> bool:
+    """Whether a posted form value means what is stored (missing counts are 0)."""
+    def nonzero(counts: Any) -> dict | None:
+        if isinstance(counts, list):
+            counts = {item: counts.count(item) for item in counts}
+        if not isinstance(counts, dict):
+            return None
+        return {k: v for k, v in counts.items() if v != 0}
+
+    if spec.kind in ("counts", "choices"):
+        posted_counts = nonzero(posted)
+        return posted_counts is not None and posted_counts == nonzero(stored or {})
+    if stored is None:
+        stored = spec.empty()
+    if spec.kind == "choice":
+        return (posted or None) == (stored or None)
+    return type(posted) is type(stored) and posted == stored
 
 
 def parse_list(text: str, name: str) -> list:

@@ -65,6 +65,14 @@ def test_a_stepper_tap_adds_to_the_stored_value_not_the_forms(backend_app):  # n
         "add:enemy_ships": "1"})
     assert reply.status_code == 200
     assert state(client, play)["sheets"]["Ann"] == {"enemy_ships": 3, "viking_deaths": 3}
+    # the change holds what changed, not the untouched boxes the form also carried
+    reply = client.post(page(play) + "/events", headers=HX, data={
+        "type": "sheet", "player": "Ann", "f:enemy_ships": "3", "f:viking_deaths": "3",
+        "f:outposts": "", "f:livestock.pig": "0", "f:livestock.goat": "", "add:outposts": "1"})
+    assert reply.status_code == 200
+    assert events_of(backend_app, play)[-1]["data"] == {
+        "player": "Ann", "fields": {}, "add": {"outposts": 1}}
+    assert "↶ Undo: Ann: Outposts built +1" in reply.get_data(as_text=True)
 
 
 def test_the_older_bump_button_is_an_add_too(backend_app):  # noqa: F811
