@@ -50,7 +50,15 @@
 
   // ------------------------------------------------------------------ what a person changed
   // A field a person has changed and not yet sent is "typed": kept across morphs and reloads.
-  function fieldKey(el) { return el.id || null; }
+  function fieldKey(el) {   // an id, or that of the label around it (a setup tick box)
+    var label = !el.id && el.closest && el.closest("label[id]");
+    return el.id || (label ? "label:" + label.id : null);
+  }
+  function byKey(key) {
+    if (key.indexOf("label:") !== 0) { return document.getElementById(key); }
+    var label = document.getElementById(key.slice(6));
+    return label && label.querySelector("input");
+  }
   function rememberTyped() {
     var typed = {};
     document.querySelectorAll("#play [data-nsc-typed]").forEach(function (el) {
@@ -83,7 +91,7 @@
   function restoreTyped() {   // after a reload: put back what was typed and not sent
     var typed = load(KEYS.typed, {});
     Object.keys(typed).forEach(function (id) {
-      var el = document.getElementById(id);
+      var el = byKey(id);
       if (!el || el.disabled) { return; }
       if ("checked" in typed[id]) { el.checked = typed[id].checked; } else { el.value = typed[id].value; }
       el.dataset.nscTyped = "1";
@@ -127,7 +135,7 @@
     box.innerHTML = html;
     var fresh = box.content.querySelector("#play");
     if (!fresh) { return; }
-    var banner = fresh.querySelector("#play-error");   // shown next to the control instead
+    var banner = fresh.querySelector(":scope > p.error[role=alert]");   // shown next to the control instead
     if (banner) { banner.remove(); }
     removeNotes();
     Idiomorph.morph(current, fresh, { morphStyle: "outerHTML",
@@ -267,8 +275,20 @@
     });
   }
 
+  // The sections around what a person is working on stay open for them (an island the
+  // server would fold once it has pieces must not fold under the next tap).
+  function keepOpenAround(el) {
+    var open = load(KEYS.open, {}), d = el && el.closest && el.closest("details[id]");
+    while (d) {
+      if (d.open) { open[d.id] = true; }
+      d = d.parentElement && d.parentElement.closest("details[id]");
+    }
+    save(KEYS.open, open);
+  }
+
   function enqueue(form, detail) {
     var event = detail.triggeringEvent;
+    keepOpenAround(form);
     var perField = form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field");
     var built = perField ? sheetBody(form, event) : formBody(form, event);
     // A value this phone already sent and nobody typed since is not sent twice (the browser

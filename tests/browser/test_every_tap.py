@@ -282,7 +282,7 @@ def test_half_filled_game_forms_and_setup_ticks_survive_other_phones_and_a_reloa
     setup = a.locator("#setup-details")
     if setup.get_attribute("open") is None:
         setup.locator("summary").first.click()          # this person opens it again
-    tick = a.locator("#sw-supply-1-1")
+    tick = a.locator("#sw-supply-1-1-label input")
     tick.check()
     a.locator("#sw-rv-id").fill("Card 7")
     plus(b, "shipwrights", "Bo", "gold").click()
@@ -292,6 +292,6 @@ def test_half_filled_game_forms_and_setup_ticks_survive_other_phones_and_a_reloa
     expect(a.locator("#sw-rv-id")).to_have_value("Card 7")
     assert a.locator("#setup-details").get_attribute("open") is not None
     a.reload()
-    expect(a.locator("#sw-supply-1-1")).to_be_checked()
+    expect(a.locator("#sw-supply-1-1-label input")).to_be_checked()
     expect(a.locator("#sw-rv-id")).to_have_value("Card 7")
     assert a.locator("#setup-details").get_attribute("open") is not None
