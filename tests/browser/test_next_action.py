@@ -24,8 +24,8 @@ def bottom(locator) -> float:
     """Where the element ends, measured from the top of the page (not of the viewport), with
     the page at its top: a sticky toolbar's place otherwise grows with wherever the last tap
     left the page scrolled (the morphing swap keeps the scroll position)."""
-    return locator.evaluate(
-        "el => { window.scrollTo(0, 0); return el.getBoundingClientRect().bottom + window.scrollY; }")
+    return locator.evaluate("el => { window.scrollTo(0, 0);"
+                            " return el.getBoundingClientRect().bottom + window.scrollY; }")
 
 
 def on_first_screen(locator, what: str) -> None:
