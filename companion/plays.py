@@ -323,7 +323,9 @@ def negated(add: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- labels
-COMMON_WORDS = {"advance": "Next phase", "finish": "End of the game",
+# (worded unlike the buttons' own names: "Undo: Next phase" beside "Next phase →" would be
+# two buttons a person, or a screen reader, could mistake for each other)
+COMMON_WORDS = {"advance": "End of the phase", "finish": "End of the game",
                 "pause": "Pause the clock", "resume": "Restart the clock",
                 "box_value": "A box value"}
 
@@ -339,7 +341,7 @@ def describe_event(state: dict, event: dict) -> str:
     if kind == "sheet":
         return describe_sheet(game, state, data)
     if kind == "advance" and len(game.phases) == 1:
-        return "Next round"
+        return "End of the round"
     if kind in COMMON_WORDS:
         return COMMON_WORDS[kind]
     words = str(kind).replace("_", " ").capitalize()
