@@ -207,6 +207,9 @@ def test_explorers_island_tiles_and_pieces_take_deltas():
     ("knarr", ("Ann", "Bo"), {"type": "sheet", "data": {"player": "Bo", "add": {"vp": 2}}},
      "Bo: Score track VP +2"),
     ("knarr", ("Ann", "Bo"), {"type": "finish", "data": {}}, "End of the game"),
+    # advancing is worded unlike the "Next phase →" / "Next round →" buttons beside the undo
+    ("reavers", ("Ann", "Bo"), {"type": "advance", "data": {}}, "End of the phase"),
+    ("explorers", ("Ann", "Bo"), {"type": "advance", "data": {}}, "End of the round"),
     ("seafarers", ("Ann", "Bo", "Cy"), {"type": "sheet", "data": {
         "player": "Cy", "fields": {"longest_route": True}}},
      "Cy's sheet: Longest trade route (2 VP) yes"),
