@@ -10,6 +10,9 @@ from ..plays import MAX_DEVICE, valid_device
 
 KEY_HEADER = "Idempotency-Key"
 DEVICE_HEADER = "X-Device-Id"
+# the same id in a cookie, set by the phone's script, so that a full page load (which cannot
+# carry a header) already shows this phone's own "undo my last change"
+DEVICE_COOKIE = "nsc_device"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY = 100
 
@@ -37,6 +40,10 @@ def device_header() -> str | None:
 
 
 def quiet_device() -> str | None:
-    """The device for what a page shows (a bad header just shows no "undo mine")."""
+    """The device for what a page shows (a bad header just shows no "undo mine"). A full page
+    load has no header: the phone's cookie names it then. Only for showing: a change is
+    attributed by its header alone."""
     device = request.headers.get(DEVICE_HEADER)
+    if device is None:
+        device = request.cookies.get(DEVICE_COOKIE)
     return device if valid_device(device) else None

@@ -36,6 +36,9 @@
   }
   var device = load("nsc.device", null);
   if (!device) { device = randomId(); save("nsc.device", device); }
+  // the same id as a cookie: a full page load (a reload, a QR scan) cannot send the header,
+  // and the server needs it to show this phone's own "undo my last change" at once
+  document.cookie = "nsc_device=" + device + "; path=/; max-age=31536000; SameSite=Lax";
   function csrfToken() {
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"] || ""; }
     catch (e) { return ""; }

@@ -234,6 +234,23 @@ def test_a_reload_in_the_middle_keeps_waiting_taps_typing_and_open_sections(live
     assert sheets["Bo"]["viking_deaths"] == 4
 
 
+def test_a_reloaded_phone_offers_its_own_undo_at_once(live_server, phone):
+    game = "knarr"
+    play = new_play(live_server, game)
+    a, b = open_phones(phone, live_server, play, 2)
+    plus(a, game, "Ann", "vp").click()
+    settled(a)
+    plus(b, game, "Bo", "vp").click()
+    settled(b)
+    a.reload()                          # a full load: no header, the phone's cookie names it
+    mine = a.locator("[data-undo-mine]")
+    expect(mine).to_have_text("↶ Mine: Ann: Score track VP +1")
+    mine.click()
+    settled(a)
+    sheets = state(live_server, play)["sheets"]
+    assert sheets["Ann"]["vp"] == 0 and sheets["Bo"]["vp"] == 1
+
+
 def test_a_refused_change_stands_beside_its_control_and_can_be_tried_again(live_server, phone):
     game = "seafarers"                     # its first "next" (setup -> play) always applies
     play = new_play(live_server, game)

@@ -239,6 +239,13 @@ def test_phone_a_undoes_its_own_change_and_leaves_phone_bs(backend_app):  # noqa
     assert "↶ Undo: Bo: Glory during play +2" in html
     html = client.get(page(play), headers=a).get_data(as_text=True)
     assert "↶ Mine: Cecilie +1 territory" in html
+    # a full page load carries no header: the phone's cookie names it, for showing only
+    client.set_cookie("nsc_device", "phone-a")
+    html = client.get(page(play)).get_data(as_text=True)
+    assert "↶ Mine: Cecilie +1 territory" in html
+    client.set_cookie("nsc_device", "phone-b")
+    assert "↶ Mine:" not in client.get(page(play)).get_data(as_text=True)
+    client.delete_cookie("nsc_device")
     reply = client.post(page(play) + "/undo", headers=a, data={"mine": "1"})
     assert reply.status_code == 200
     now = state(client, play)
