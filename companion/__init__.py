@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import os
-import secrets
-import time
 from pathlib import Path
 
 from flask import Flask
+
+from .secretfile import read_or_make
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_BODY = 256 * 1024
@@ -46,22 +46,7 @@ def create_app(config: dict | None = None) -> Flask:
 
 def _instance_secret(instance: Path) -> str:
     """Generated once and kept in the instance folder, so sessions survive a restart."""
-    path = instance / "secret_key"
-    try:  # O_EXCL: two server processes starting at once still agree on one key
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
-    if path.stat().st_mode & 0o077:   # an older install left it readable by everyone
-        path.chmod(0o600)
-    for _ in range(50):
-        key = path.read_text().strip()
-        if key:
-            return key
-        time.sleep(0.01)
-    raise RuntimeError(f"{path} is empty; delete it and start again.")
+    return read_or_make(instance / "secret_key")
 
 
 def _wire(app: Flask) -> None:

@@ -8,14 +8,12 @@ opens the owner link gets an HttpOnly cookie; machines send ``Authorization: Bea
 from __future__ import annotations
 
 import hmac
-import os
-import secrets
-import time
 from pathlib import Path
 
 from flask import Flask, current_app
 
 from .games.base import RuleError
+from .secretfile import read_or_make
 
 OWNER_COOKIE = "nsc_owner"
 COOKIE_MAX_AGE = 400 * 24 * 3600      # the longest a browser keeps a cookie (400 days)
@@ -34,26 +32,9 @@ def owner_key(app: Flask | None = None) -> str:
     cached = app.extensions.get("owner_key")
     if cached:
         return cached
-    key = _read_or_make(owner_key_path(app))
+    key = read_or_make(owner_key_path(app))   # 256 bits
     app.extensions["owner_key"] = key
     return key
-
-
-def _read_or_make(path: Path) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_urlsafe(32))   # 256 bits
-    for _ in range(50):
-        key = path.read_text().strip()
-        if key:
-            return key
-        time.sleep(0.01)
-    raise RuntimeError(f"{path} is empty; delete it and start again.")
 
 
 def matches(candidate: str | None, app: Flask | None = None) -> bool:

@@ -20,6 +20,9 @@ def test_the_key_is_made_once_in_a_private_file_and_the_cli_prints_it(app, runne
     assert result.exit_code == 0 and result.output.strip() == key
     app.extensions.pop("owner_key")               # a restart reads the same key back
     assert owner_key(app) == key
+    path.chmod(0o644)                             # an older install left it readable
+    app.extensions.pop("owner_key")
+    assert owner_key(app) == key and stat.S_IMODE(os.stat(path).st_mode) == 0o600
 
 
 def test_put_needs_the_owner_key(app, client):
