@@ -1,0 +1,70 @@
+"""The table display on a 1280x800 landscape screen beside a phone: live, no scrolling."""
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+SCREEN = {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1}
+
+
+def create(live_server, game, players, options=None):
+    request = urllib.request.Request(
+        live_server.url + "/api/v1/plays", method="POST",
+        data=json.dumps({"game": game, "players": players, "options": options or {},
+                         "seed": 4}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def fits(page):
+    size = page.evaluate("[document.documentElement.scrollWidth, "
+                         "document.documentElement.scrollHeight]")
+    assert size[0] <= 1280 and size[1] <= 800, f"the display scrolls: {size}"
+
+
+def test_the_display_follows_a_phone_live(live_server, browser, phone):
+    play = create(live_server, "reavers", ["Ann", "Bo", "Cy", "Dag"])
+    tv = browser.new_context(**SCREEN).new_page()
+    streams = []
+    tv.on("request", lambda r: streams.append(r.url) if r.url.endswith("/live") else None)
+    tv.goto(f"{live_server.url}/plays/{play['id']}/{play['view_token']}/display")
+    fits(tv)
+    bo = tv.locator("li[data-player='Bo'] [data-total]")
+    expect(bo).to_have_text("0")
+    mobile = phone()
+    mobile.goto(live_server.url + urlsplit(play["edit_url"]).path)
+    sheet = mobile.locator("details.sheet", has_text="Bo")
+    if sheet.get_attribute("open") is None:
+        sheet.locator("summary").click()
+    field = sheet.get_by_label("Glory during play", exact=True)
+    field.fill("23")
+    field.press("Tab")
+    # the display catches up by itself: pushed through the stream (its own poll is every 30 s)
+    expect(bo).to_have_text("23", timeout=10000)
+    assert streams, "the display did not open the push stream"
+    expect(tv.locator("li[data-player='Bo']")).to_have_class(re.compile(r"\blead\b"))
+    fits(tv)
+    tv.screenshot(path="/tmp/beyond-display-reavers.png")
+    tv.context.close()
+
+
+@pytest.mark.parametrize("game, players, options", [
+    ("seafarers", ["Ann", "Bo", "Cy", "Dag"], {"scenario": "four_islands"}),
+    ("shipwrights", ["Ann", "Bo", "Cy", "Dag", "Eli"], {}),
+])
+def test_the_big_boards_fit_without_scrolling(live_server, browser, game, players, options):
+    play = create(live_server, game, players, options)
+    tv = browser.new_context(**SCREEN).new_page()
+    tv.goto(f"{live_server.url}/plays/{play['id']}/{play['view_token']}/display")
+    expect(tv.locator(".d-board li")).to_have_count(len(players))
+    fits(tv)
+    tv.screenshot(path=f"/tmp/beyond-display-{game}.png")
+    tv.context.close()
