@@ -30,10 +30,14 @@ from .plays import (
     valid_device,
     why_not_invertible,
 )
+from .snapshots import rules_fingerprint
 from .store import Conflict, KeyRecord, PlayRow, Store, Write, now
 from .tokens import new_play_id, new_token, token_hash, view_token_for
 
 CACHE_SIZE = 512
+# A snapshot of the state is kept every this many events (at most): a cold read or an undo
+# replays fewer events than this after the nearest snapshot, whatever the log's length.
+SNAPSHOT_EVERY = 50
 Answer = Callable[[PlayRow, dict], bytes]
 
 
@@ -45,10 +49,19 @@ class Done:
     state: dict
     replayed: KeyRecord | None = None
     answer: bytes | None = None      # the stored answer of a change with a key
+    snapped: int = 0                 # the latest snapshot's position at or below the head
+
+
+@dataclass(frozen=True)
+class Known:
+    """A state with the position of the latest snapshot kept on its branch at or below its
+    head (0: none, the initial state), so a write knows when the next snapshot is due."""
+    state: dict
+    snapped: int
 
 
 class StateCache:
-    """States by (play id, version): replay once, then every read and write is cheap."""
+    """Known states by (play id, version): replay once, then every read and write is cheap."""
 
     def __init__(self, size: int = CACHE_SIZE):
         self.size = size
@@ -71,10 +84,13 @@ class StateCache:
 
 
 class PlayService:
-    def __init__(self, store: Store, cache: StateCache | None = None, clock_now=now):
+    def __init__(self, store: Store, cache: StateCache | None = None, clock_now=now,
+                 snapshot_every: int = SNAPSHOT_EVERY):
         self.store = store
         self.cache = cache or StateCache()
         self.now = clock_now   # the wall clock lives here, never in the core (tests pass one)
+        self.snapshot_every = snapshot_every
+        self.rules = rules_fingerprint()
 
     # ---- catalogue
     def catalogue(self, game_id: str) -> dict:
@@ -140,7 +156,7 @@ class PlayService:
         self.store.create_play(play_id, game.id, state, token_hash(tokens["edit"]),
                                token_hash(tokens["view"]))
         row = self.store.load_play(play_id)
-        self.cache.put((play_id, 0), state)
+        self.cache.put((play_id, 0), Known(state, 0))
         return row, tokens, state
 
     def load(self, play_id: str) -> PlayRow:
@@ -150,17 +166,43 @@ class PlayService:
         return row
 
     def state(self, row: PlayRow, write: Write | None = None) -> dict:
+        return self.known(row, write).state
+
+    def known(self, row: PlayRow, write: Write | None = None) -> Known:
+        """The play's state at its head: from the cache, else from the nearest snapshot and
+        the events after it. A cold read that found no snapshot near the head keeps one."""
         key = (row.id, row.version)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        events = (write.active_events(upto=row.head) if write is not None
-                  else self.store.active_events(row.id, upto=row.head))
-        state = replay(initial_of(row), events)
-        state = dict(state, version=row.version)
+        known = self.state_at(row, row.head, write)
+        known = Known(dict(known.state, version=row.version), known.snapped)
         if write is None:      # a state read inside a write is cached once that commits
-            self.cache.put(key, state)
-        return state
+            if row.head - known.snapped >= self.snapshot_every:
+                known = self._keep_snapshot_of_read(row, known)
+            self.cache.put(key, known)
+        return known
+
+    def state_at(self, row: PlayRow, position: int, write: Write | None = None) -> Known:
+        """The state after the first ``position`` active events: the latest snapshot at or
+        below it (of these rules) and a replay of the events after it. Identical to a replay
+        of the whole log (tests/db/test_snapshots.py)."""
+        reader = write.conn if write is not None else None
+        found = (self.store.latest_snapshot(row.id, position, self.rules, conn=reader)
+                 if position else None)
+        start, state = found if found is not None else (0, initial_of(row))
+        events = self.store.active_events(row.id, upto=position, conn=reader, after=start)
+        return Known(replay(state, events), start)
+
+    def _keep_snapshot_of_read(self, row: PlayRow, known: Known) -> Known:
+        """A long replay on a read (a play older than its snapshots, or rules that changed):
+        keep its result, so the next cold read is short. Only a cache: a failure is ignored."""
+        try:
+            kept = self.store.keep_snapshot(row.id, row.version, row.head, known.state,
+                                            self.rules)
+        except Exception:  # noqa: BLE001 (a busy database: the log stays the truth)
+            return known
+        return Known(known.state, row.head) if kept else known
 
     def clock_of(self, state: dict) -> dict:
         """The play's clock as shown now: a running stretch counts up to this moment."""
@@ -196,13 +238,15 @@ class PlayService:
             row = write.row
             if event["expected_version"] is not None and event["expected_version"] != row.version:
                 raise Conflict(row.version)
-            state = apply_event(self.state(row, write), event)
+            known = self.known(row, write)
+            state = apply_event(known.state, event)
             summary = summary_of(state)
             version = write.append(event, finished=state["finished"], summary=summary,
                                    device=event["device"], at=event["at"])
             written = replace(row, version=version, head=row.head + 1, length=row.head + 1,
                               finished=state["finished"], summary=summary, updated_at=now())
-            done = Done(written, dict(state, version=version))
+            snapped = self._snapshot_due(write, row.head + 1, state, known.snapped)
+            done = Done(written, dict(state, version=version), snapped=snapped)
             done = self._keep(write, key, done, answer)
         return self._remember(done)
 
@@ -249,8 +293,9 @@ class PlayService:
             if done is not None:
                 return done
             row = write.row
-            events = write.active_events(upto=row.head)
-            state = self.state(row, write)
+            events = self.store.undo_candidates(row.id, row.head, device, conn=write.conn)
+            known = self.known(row, write)
+            state = known.state
             plan = plan_undo_mine(state, events, device)
             if plan["how"] == "refuse":
                 raise RuleError(plan["why"], None, plan["code"], 409)
@@ -258,8 +303,7 @@ class PlayService:
                 done = self._to_head(write, row.head - 1)
             else:
                 target = plan["target"]
-                before = replay(initial_of(row), [e for e in events
-                                              if e["position"] < target["position"]])
+                before = self.state_at(row, target["position"] - 1, write).state
                 inverse = inverse_event(before, state, target)
                 if inverse is None:
                     raise RuleError(why_not_invertible(state, target) or
@@ -274,7 +318,8 @@ class PlayService:
                 written = replace(row, version=version, head=row.head + 1,
                                   length=row.head + 1, finished=after["finished"],
                                   summary=summary, updated_at=now())
-                done = Done(written, dict(after, version=version))
+                snapped = self._snapshot_due(write, row.head + 1, after, known.snapped)
+                done = Done(written, dict(after, version=version), snapped=snapped)
             done = self._keep(write, key, done, answer)
         return self._remember(done)
 
@@ -330,14 +375,25 @@ class PlayService:
             return None
         return Done(write.row, self.state(write.row, write), record)
 
+    def _snapshot_due(self, write: Write, position: int, state: dict, snapped: int) -> int:
+        """Keep a snapshot at ``position`` when the last one is ``snapshot_every`` events
+        back; returns the latest snapshot's position."""
+        if position - snapped < self.snapshot_every:
+            return snapped
+        write.save_snapshot(position, state, self.rules)
+        return position
+
     def _to_head(self, write: Write, head: int) -> Done:
+        """Undo or redo: the state at the new head from the nearest snapshot below it."""
         row = write.row
-        state = replay(initial_of(row), write.active_events(upto=head))
+        known = self.state_at(row, head, write)
+        state = known.state
+        snapped = self._snapshot_due(write, head, state, known.snapped)
         summary = summary_of(state)
         version = write.move_head(head, finished=state["finished"], summary=summary)
         written = replace(row, version=version, head=head, finished=state["finished"],
                           summary=summary, updated_at=now())
-        return Done(written, dict(state, version=version))
+        return Done(written, dict(state, version=version), snapped=snapped)
 
     @staticmethod
     def _keep(write: Write, key: str | None, done: Done, answer: Answer | None) -> Done:
@@ -352,7 +408,7 @@ class PlayService:
 
     def _remember(self, done: Done) -> Done:
         if done.replayed is None:
-            self.cache.put((done.row.id, done.row.version), done.state)
+            self.cache.put((done.row.id, done.row.version), Known(done.state, done.snapped))
         return done
 
 

@@ -69,6 +69,20 @@ idempotency_keys = sa.Table(
 )
 KEY_LIFETIME = dt.timedelta(hours=24)
 
+# The state after the first ``position`` active events, computed by the rules named by
+# ``rules`` (companion/snapshots.py): a cache beside the log, rebuilt from it whenever missing.
+# Snapshots above the head of a discarded branch are deleted with that branch.
+play_snapshots = sa.Table(
+    "play_snapshots", metadata,
+    sa.Column("play_id", sa.String(32), sa.ForeignKey("plays.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("rules", sa.String(64), nullable=False),
+    sa.Column("state", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint("play_id", "position", name="pk_play_snapshots"),
+)
+
 catalogues = sa.Table(
     "catalogues", metadata,
     sa.Column("game", sa.String(32), primary_key=True),
@@ -95,6 +109,11 @@ PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash)
                .where(plays.c.id == sa.bindparam("play_id")))
 PLAY_VERSIONS = (sa.select(plays.c.id, plays.c.version)
                  .where(plays.c.id.in_(sa.bindparam("ids", expanding=True))))
+LATEST_SNAPSHOT = (sa.select(play_snapshots.c.position, play_snapshots.c.state)
+                   .where(play_snapshots.c.play_id == sa.bindparam("play_id"),
+                          play_snapshots.c.position <= sa.bindparam("upto"),
+                          play_snapshots.c.rules == sa.bindparam("rules"))
+                   .order_by(play_snapshots.c.position.desc()).limit(1))
 # PostgreSQL: tell every listening process (companion/notify.py) in the writing transaction,
 # so the notification goes out exactly when the change commits, and never for a rollback.
 NOTIFY_CHANGE = sa.text("SELECT pg_notify('play_changed', :payload)")
@@ -236,20 +255,45 @@ class Store:
         for listener in self.listeners:
             listener(play_id, version)
 
-    def active_events(self, play_id: str, upto: int | None = None, conn=None) -> list[dict]:
-        """The events of the current branch in order (the first ``upto`` of them)."""
+    def active_events(self, play_id: str, upto: int | None = None, conn=None,
+                      after: int = 0) -> list[dict]:
+        """The events of the current branch in order (the first ``upto`` of them; with
+        ``after``, only those past that position)."""
         query = (sa.select(events.c.type, events.c.data, events.c.position,
                            events.c.created_at, events.c.device, events.c.undoes)
                  .where(events.c.play_id == play_id, events.c.discarded.is_(False))
                  .order_by(events.c.position))
         if upto is not None:
             query = query.where(events.c.position <= upto)
+        if after:
+            query = query.where(events.c.position > after)
         with self._reading(conn) as c:
             return [{"type": r.type, "data": r.data, "position": r.position,
                      "at": r.created_at, "device": r.device, "undoes": r.undoes}
                     for r in c.execute(query)]
 
-    def undo_candidates(self, play_id: str, head: int, device: str | None) -> list[dict]:
+    def latest_snapshot(self, play_id: str, upto: int, rules: str,
+                        conn=None) -> tuple[int, dict] | None:
+        """(position, state) of the play's latest snapshot at or below ``upto`` computed by
+        ``rules``, or None."""
+        with self._reading(conn) as c:
+            found = c.execute(LATEST_SNAPSHOT, {"play_id": play_id, "upto": upto,
+                                                "rules": rules}).first()
+        return (found.position, found.state) if found else None
+
+    def keep_snapshot(self, play_id: str, version: int, position: int, state: dict,
+                      rules: str) -> bool:
+        """Keep a snapshot computed outside a write (a cold read that replayed a long log),
+        only if the play is still at ``version`` (so the branch it was computed on is the
+        current one). False when the play moved on."""
+        with self.writing(play_id) as write:
+            if write.row is None or write.row.version != version:
+                return False
+            write.save_snapshot(position, state, rules)
+        return True
+
+    def undo_candidates(self, play_id: str, head: int, device: str | None, conn=None
+                        ) -> list[dict]:
         """What the Undo buttons need, not the whole log: the head event, ``device``'s
         events and the compensating ones (with the events those undo), in order."""
         active = sa.and_(events.c.play_id == play_id, events.c.discarded.is_(False),
@@ -261,10 +305,10 @@ class Store:
         query = (sa.select(events.c.type, events.c.data, events.c.position,
                            events.c.created_at, events.c.device, events.c.undoes)
                  .where(active, wanted).order_by(events.c.position))
-        with self.engine.connect() as conn:
+        with self._reading(conn) as c:
             return [{"type": r.type, "data": r.data, "position": r.position,
                      "at": r.created_at, "device": r.device, "undoes": r.undoes}
-                    for r in conn.execute(query)]
+                    for r in c.execute(query)]
 
     @contextmanager
     def _reading(self, conn) -> Iterator:
@@ -315,6 +359,7 @@ class Store:
     def delete_play(self, play_id: str) -> bool:
         """Remove a play and every event of it, in one transaction; False when there was none."""
         with self.engine.begin() as conn:
+            conn.execute(play_snapshots.delete().where(play_snapshots.c.play_id == play_id))
             conn.execute(events.delete().where(events.c.play_id == play_id))
             return conn.execute(plays.delete().where(plays.c.id == play_id)).rowcount == 1
 
@@ -416,11 +461,26 @@ class Write:
                          .where(events.c.play_id == play.id, events.c.discarded.is_(False),
                                 events.c.position > play.head)
                          .values(discarded=True))
+            # the snapshots of the discarded branch go with it
+            conn.execute(play_snapshots.delete().where(play_snapshots.c.play_id == play.id,
+                                                       play_snapshots.c.position > play.head))
         conn.execute(events.insert().values(
             play_id=play.id, position=play.head + 1, type=event["type"],
             data=event.get("data") or {}, discarded=False, created_at=stamp, device=device,
             undoes=undoes))
         return play.version + 1
+
+    def latest_snapshot(self, upto: int, rules: str) -> tuple[int, dict] | None:
+        return self.store.latest_snapshot(self.row.id, upto, rules, conn=self.conn)
+
+    def save_snapshot(self, position: int, state: dict, rules: str) -> None:
+        """Keep the state after the first ``position`` active events (replacing a snapshot
+        at that position computed by other rules)."""
+        self.conn.execute(play_snapshots.delete().where(
+            play_snapshots.c.play_id == self.row.id, play_snapshots.c.position == position))
+        self.conn.execute(play_snapshots.insert().values(
+            play_id=self.row.id, position=position, rules=rules, state=state,
+            created_at=now()))
 
     def move_head(self, head: int, *, finished: bool, summary: dict | None) -> int:
         self._bump(head=head, length=self.row.length, finished=finished, summary=summary,
