@@ -145,8 +145,8 @@ def replay_1000(url: str) -> dict:
 
 def load(url: str, tables: int, events: int, workers: int, think: float,
          time_limit: float) -> dict:
-    with tempfile.TemporaryDirectory() as logs, Server(url, workers=workers,
-                                                       log_dir=logs) as server:
+    with tempfile.TemporaryDirectory() as logs, Server(url, workers=workers, log_dir=logs,
+                                                       limits=False) as server:
         result = run_load(server.url, tables, events, think=think, time_limit=time_limit)
         problems = check_tables(server.url, url, result.tables)
     summary = result.summary()

@@ -46,10 +46,11 @@ class Server:
 
     def __init__(self, database_url: str, workers: int = 2, threads: int = 8,
                  port: int | None = None, log_dir: str | None = None,
-                 worker_class: str | None = None):
+                 worker_class: str | None = None, limits: bool = True):
         self.database_url = database_url
         self.workers, self.threads = workers, threads
         self.worker_class = worker_class
+        self.limits = limits      # False: the per-client limits off (a load driver is one client)
         self.port = port or free_port()
         self.url = f"http://{LOOPBACK}:{self.port}"
         self.log_path = Path(log_dir or tempfile.mkdtemp(prefix="nsc-serve-")) / "server.log"
@@ -57,7 +58,8 @@ class Server:
 
     def start(self, timeout: float = 30.0) -> Server:
         env = dict(os.environ, DATABASE_URL=self.database_url, PORT=str(self.port),
-                   SECRET_KEY="bench-secret", PUBLIC_URL=self.url, WEB_WORKERS=str(self.workers))
+                   SECRET_KEY="bench-secret", PUBLIC_URL=self.url, WEB_WORKERS=str(self.workers),
+                   RATELIMIT_ENABLED="1" if self.limits else "0")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(

@@ -26,6 +26,10 @@ def create_app(config: dict | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=300,   # static files with a digest in the name: a year
         SESSION_COOKIE_SAMESITE="Lax",
         TRUSTED_HOSTS=os.environ.get("TRUSTED_HOSTS"),
+        # RATELIMIT_ENABLED=0 switches the per-client limits off (`make bench` drives the
+        # server flat out from one address); on unless said otherwise
+        RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "1").lower()
+        not in ("0", "false", "no", "off"),
     )
     if config:
         app.config.update(config)
