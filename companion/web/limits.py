@@ -29,7 +29,7 @@ DEFAULTS = {
 
 PLAY_CREATION = ("api.create_play", "pages.new_play", "table.import_page", "table.api_import")
 PLAY_CHANGES = ("api.post_event", "api.undo", "api.redo", "pages.post_event", "pages.move",
-                "api.delete_play", "pages.delete_play")
+                "api.delete_play", "pages.delete_play", "pages.owner_delete_play")
 HEAVY = ("api.scoresheet", "pages.scoresheet", "table.pad", "boards.seafarers_pdf",
          "table.import_page", "table.api_import")
 

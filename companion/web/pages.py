@@ -208,10 +208,26 @@ def _play_block(play_id: str, token: str, status: int, opened=None, **extra):
 
 @bp.route("/plays/<play_id>/<token>/delete", methods=["GET", "POST"])
 def delete_play(play_id, token):
-    """Ask first (GET), delete on the confirmation (POST); only with the edit link."""
+    """Ask first (GET), delete on the confirmation (POST); with the edit link, or any link of
+    the play on the owner's phone."""
     row, role = open_play(play_id, token)
-    if role != "edit":
+    if role != "edit" and not is_owner(request):
         abort(403)
+    return _delete(row, token)
+
+
+@bp.route("/owner/plays/<play_id>/delete", methods=["GET", "POST"])
+def owner_delete_play(play_id):
+    """The owner deletes any play from the lists, without holding its link."""
+    if not is_owner(request):
+        abort(403)
+    row = service().store.load_play(play_id) if len(play_id) <= 32 else None
+    if row is None:
+        abort(404)
+    return _delete(row, None)
+
+
+def _delete(row: PlayRow, token: str | None):
     game = get_game(row.game)
     if request.method == "POST":
         service().store.delete_play(row.id)
