@@ -22,13 +22,16 @@ def announce(public_url: str | None, port: int, owner_key: str | None = None) ->
 
 
 # A page path holds the play's token: /plays/<id>/<token>[/...] (the API's /api/v1/plays/<id>/...
-# holds none: its token travels in the Authorization header, which is never logged).
-TOKEN_SEGMENT = re.compile(r"(?<!/api/v1)(/plays/[^/?#\s\"]+/)[^/?#\s\"]+")
+# holds none: its token travels in the Authorization header, which is never logged; nor does the
+# owner's /owner/plays/<id>/delete).
+TOKEN_SEGMENT = re.compile(r"(?<!/api/v1)(?<!/owner)(/plays/[^/?#\s\"]+/)[^/?#\s\"]+")
+# The owner link /owner/<key> (but not the owner's own pages under /owner/plays/...).
+OWNER_SEGMENT = re.compile(r"(/owner/)(?!plays/)[^/?#\s\"]+")
 
 
 def redact(text: str) -> str:
-    """The text with every play token replaced by [token]."""
-    return TOKEN_SEGMENT.sub(r"\1[token]", text)
+    """The text with every play token replaced by [token] and the owner key by [key]."""
+    return OWNER_SEGMENT.sub(r"\1[key]", TOKEN_SEGMENT.sub(r"\1[token]", text))
 
 
 def redacting_logger():

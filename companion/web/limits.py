@@ -11,6 +11,7 @@ Both answer 429 with a plain sentence (JSON for the API) and a Retry-After heade
 """
 from __future__ import annotations
 
+import os
 import threading
 from functools import wraps
 
@@ -26,6 +27,11 @@ DEFAULTS = {
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
 }
+
+# settings a club can change in the environment (e.g. behind a reverse proxy, where every phone
+# arrives from the proxy's one address)
+FROM_ENVIRONMENT = ("RATELIMIT_PLAYS", "RATELIMIT_EVENTS", "RATELIMIT_HEAVY", "HEAVY_SLOTS",
+                    "HEAVY_WAIT", "RATELIMIT_STORAGE_URI")
 
 PLAY_CREATION = ("api.create_play", "pages.new_play", "table.import_page", "table.api_import")
 PLAY_CHANGES = ("api.post_event", "api.undo", "api.redo", "pages.post_event", "pages.move",
@@ -51,7 +57,8 @@ def init_limits(app: Flask) -> None:
     from flask_limiter.util import get_remote_address
 
     for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
+        app.config.setdefault(key, os.environ.get(key, value) if key in FROM_ENVIRONMENT
+                              else value)
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["companion_limiter"] = limiter
     for names, scope, setting in ((PLAY_CREATION, "plays", "RATELIMIT_PLAYS"),

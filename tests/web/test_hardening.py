@@ -156,9 +156,15 @@ def test_the_access_log_never_holds_a_token(tmp_path):
                 f"{base}/plays/{play['id']}/{token}",
                 headers={"Referer": f"{base}/plays/{play['id']}/{token}/history"}), timeout=10)
             urllib.request.urlopen(f"{base}/plays/{play['id']}/{token}/join.svg", timeout=10)
+        # the owner link is printed once at start, for the owner; opening it is not logged
+        owner_link = re.search(r"^(http://\S+/owner/\S+)$", (tmp_path / "out.log").read_text(),
+                               re.M).group(1)
+        key = owner_link.rsplit("/", 1)[1]
+        opener = urllib.request.build_opener(NoRedirect)
+        assert opener.open(owner_link, timeout=10).status == 302
         for _ in range(100):
             text = (tmp_path / "out.log").read_text()
-            if text.count("[token]") >= 4:
+            if text.count("[token]") >= 4 and "/owner/[key]" in text:
                 break
             time.sleep(0.1)
     finally:
@@ -168,6 +174,15 @@ def test_the_access_log_never_holds_a_token(tmp_path):
     text = (tmp_path / "out.log").read_text()
     assert f"/plays/{play['id']}/[token]" in text
     assert play["edit_token"] not in text and play["view_token"] not in text
+    assert "GET /owner/[key]" in text and text.count(key) == 1     # the start banner only
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+    def http_error_302(self, req, fp, code, msg, headers):
+        return fp
 
 
 def test_redact_keeps_api_paths_readable():
@@ -176,6 +191,9 @@ def test_redact_keeps_api_paths_readable():
     assert redact('"GET /plays/p1/t0k-3n_/events?x=1 HTTP/1.1"') == \
         '"GET /plays/p1/[token]/events?x=1 HTTP/1.1"'
     assert redact("/api/v1/plays/p1/events") == "/api/v1/plays/p1/events"
+    assert redact('"GET /owner/Kx_9-a HTTP/1.1" "http://h/owner/Kx_9-a"') == \
+        '"GET /owner/[key] HTTP/1.1" "http://h/owner/[key]"'
+    assert redact("/owner/plays/p1/delete") == "/owner/plays/p1/delete"
 
 
 # ---------------------------------------------------------------- malformed values: 400 + field

@@ -97,6 +97,17 @@ def test_a_flood_of_events_gets_a_plain_429(tmp_path):
     assert reply.status_code == 200
 
 
+def test_the_limits_come_from_the_environment_too(tmp_path, monkeypatch):
+    """A club behind a reverse proxy (every phone arrives from one address) raises them."""
+    monkeypatch.setenv("RATELIMIT_EVENTS", "2 per minute")
+    monkeypatch.setenv("HEAVY_SLOTS", "3")
+    app = limited_app(tmp_path)
+    assert app.config["HEAVY_SLOTS"] == "3"
+    client = app.test_client()
+    play = new_play(client)
+    assert [tap(client, play, i).status_code for i in range(3)] == [200, 200, 429]
+
+
 def test_plays_created_per_minute_are_limited_across_api_form_and_import(tmp_path):
     app = limited_app(tmp_path, RATELIMIT_PLAYS="3 per minute")
     client = app.test_client()

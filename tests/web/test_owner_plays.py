@@ -167,7 +167,10 @@ def test_the_owners_phone_deletes_with_a_view_link_too(csrf_app):
     play = api_play(app, ["Zebedee", "Xanthe"])
     base = f"/plays/{play['id']}/{play['view_token']}/delete"
     assert app.test_client().get(base).status_code == 403
+    rounds = f"/plays/{play['id']}/{play['view_token']}/history"
+    assert 'id="delete-play"' not in app.test_client().get(rounds).get_data(as_text=True)
     owner = as_owner(app.test_client())
+    assert f'href="{base}" id="delete-play"' in owner.get(rounds).get_data(as_text=True)
     ask = owner.get(base)
     assert ask.status_code == 200
     done = owner.post(base, data={"csrf_token": csrf_of(ask.get_data(as_text=True))})
