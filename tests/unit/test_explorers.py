@@ -7,10 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_game
-from companion.games.base import RuleError, make_rng, parse_sheet, seat_after
+from companion.games.base import RuleError, make_rng, seat_after
 from companion.games.explorers import GAME
 from companion.games.explorers.captains import BASE_CAPTAINS, ROCKS_CAPTAINS
 from companion.games.explorers.scoring import LIVESTOCK, livestock_sets, triangular
+from companion.plays import apply_event, new_state
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 EXTRA = {"captains": [{"name": "Navigator", "bonus": "VP as the card says."}]}
@@ -565,19 +566,13 @@ def test_no_tie_no_sentence():
 
 # --------------------------------------------------------------------------- a play
 def new_play(n=4, seed=5, catalogue=None, **options):
-    names = NAMES[:n]
-    opts = GAME.parse_options(options)
-    catalogue = catalogue or {}
-    state = {"game": "explorers", "version": 0, "round": 1, "phase": GAME.phases[0],
-             "players": [{"name": p, "colour": "red"} for p in names], "options": opts,
-             "seed": seed, "setup": GAME.setup(names, opts, make_rng(seed), catalogue),
-             "sheets": {p: parse_sheet(GAME.sheet_fields, {}, opts, "sheet") for p in names},
-             "table": {}, "catalogue": catalogue, "finished": False}
-    return GAME.start_state(copy.deepcopy(state))
+    """A play's initial state, made as every new play is (companion.plays.new_state)."""
+    return new_state("explorers", NAMES[:n], options, seed, catalogue or {})
 
 
 def event(state, type_, **data):
-    return GAME.apply(copy.deepcopy(state), {"type": type_, "data": data})
+    """The state after an event, through companion.plays (the input is never changed)."""
+    return apply_event(state, {"type": type_, "data": data})
 
 
 def refused(state, type_, field, status=400, **data):
@@ -673,7 +668,7 @@ def test_face_up_tiles_run_out_after_the_stack():
 
 def test_advance_ends_the_turn_like_the_turn_event():
     state = new_play()
-    assert GAME.advance(copy.deepcopy(state)) == event(state, "turn")
+    assert event(state, "advance") == event(state, "turn")
     refused(state, "turn", "data.player", player="Ann")
 
 
@@ -757,7 +752,7 @@ def test_a_solo_play_scores_the_two_dealt_captains():
     assert [body["players"][0]["sheet"][k] for k in ("captain", "captain_2")] == dealt
     result = GAME.score(body, state["catalogue"])
     assert all(name in result["players"][0]["explanations"]["captain"] for name in dealt)
-    state["sheets"]["Ann"]["captain"] = dealt[1]
+    state = event(state, "sheet", player="Ann", fields={"captain": dealt[1]})
     sheet = GAME.score_body(state)["players"][0]["sheet"]
     assert (sheet["captain"], sheet["captain_2"]) == (dealt[1], dealt[0])
 

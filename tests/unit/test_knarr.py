@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_game
-from companion.games.base import RuleError, make_rng, parse_sheet, seat_after
+from companion.games.base import RuleError, make_rng, seat_after
 from companion.games.knarr import ARTIFACTS, GAME, MEAD_CUP
+from companion.plays import apply_event, new_state
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 TRACK = [0, 1, 1, 2, 2, 3, 3, 4]
@@ -18,19 +19,18 @@ def setup(players, seed=1, catalogue=None, **options):
 
 
 def new_play(players=("Ann", "Bo", "Cy"), seed=7, catalogue=None, **options):
-    players = list(players)
-    opts = GAME.parse_options(options)
+    """A play's initial state, made as every new play is (companion.plays.new_state)."""
     catalogue = catalogue if catalogue is not None else {"reputation_track": TRACK}
-    state = {"game": "knarr", "version": 0, "round": 1, "phase": GAME.phases[0],
-             "players": [{"name": n, "colour": "white"} for n in players], "options": opts,
-             "seed": seed, "setup": GAME.setup(players, opts, make_rng(seed), catalogue),
-             "sheets": {n: parse_sheet(GAME.sheet_fields, {}, opts, "sheet") for n in players},
-             "table": {}, "catalogue": catalogue, "finished": False}
-    return GAME.start_state(copy.deepcopy(state))
+    return new_state("knarr", list(players), options, seed, catalogue)
 
 
 def turn(state, **data):
-    return GAME.apply(copy.deepcopy(state), {"type": "turn", "data": data})
+    """The state after a turn, through companion.plays (the input is never changed)."""
+    return apply_event(state, {"type": "turn", "data": data})
+
+
+def advance(state):
+    return apply_event(state, {"type": "advance"})
 
 
 def rejects(state, field, status=400, type_="turn", **data):
@@ -258,7 +258,7 @@ def test_advance_is_a_turn_with_only_the_reputation_step():
     play = new_play(("Ann", "Bo"))
     me = play["table"]["current_player"]
     play = turn(play, reputation=7)
-    play = GAME.advance(copy.deepcopy(GAME.advance(copy.deepcopy(play))))
+    play = advance(advance(play))
     assert play["sheets"][me]["vp"] == TRACK[7]
     assert play["table"]["turn"] == 4
 
@@ -300,8 +300,8 @@ def test_pass_turn_works_without_a_track():
     play = new_play(("Ann", "Bo"), catalogue={})
     me, other = play["table"]["order"]
     play = turn(play, reputation_vp=2, vp_gained=5)
-    play = GAME.advance(copy.deepcopy(play))              # Bo passes: his 0 reputation VP
-    play = GAME.advance(copy.deepcopy(play))              # Ann passes: last turn's 2 again
+    play = advance(play)                                  # Bo passes: his 0 reputation VP
+    play = advance(play)                                  # Ann passes: last turn's 2 again
     assert play["sheets"][me]["vp"] == 9 and play["sheets"][other]["vp"] == 0
     assert play["table"]["turn"] == 4 and play["table"]["current_player"] == other
 
@@ -313,7 +313,7 @@ def test_a_marker_past_a_short_catalogue_track_keeps_the_last_vp():
     play = turn(turn(play, reputation=4))                 # Ann scores 2, moves past the track
     assert play["table"]["asks_reputation_vp"] is True
     assert play["sheets"][me]["vp"] == 2
-    assert turn(copy.deepcopy(play))["sheets"][me]["vp"] == 4      # blank: last turn's 2
+    assert turn(play)["sheets"][me]["vp"] == 4      # blank: last turn's 2
     assert turn(play, reputation_vp=3)["sheets"][me]["vp"] == 5
 
 
@@ -417,7 +417,8 @@ def test_the_last_seat_reaching_40_ends_the_game_at_once():
 def test_a_score_corrected_on_the_sheet_triggers_at_the_next_turn():
     play = new_play(PLAYERS[:3])
     order = play["table"]["order"]
-    play["sheets"][order[2]]["vp"] = 41                # a "sheet" event by the plays module
+    play = apply_event(play, {"type": "sheet", "data": {"player": order[2],
+                                                        "fields": {"vp": 41}}})
     play = turn(play)
     assert play["table"]["end_triggered_by"] == order[2]
 

@@ -1,5 +1,4 @@
 """Reavers of Midgard: setup, pawn placement, cleanup territory glory, final glory rows."""
-import copy
 
 import pytest
 from hypothesis import given, settings
@@ -8,7 +7,7 @@ from hypothesis import strategies as st
 from companion.games.base import RuleError, make_rng
 from companion.games.reavers import GAME
 from companion.games.reavers.scoring import spoils_sets, tapestry_glory, wall_places
-from companion.plays import apply_event, score_of
+from companion.plays import apply_event, new_state, score_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 SCHEDULE = {"Treasure": [1, 3, 6], "Art": [2, 4], "Armor": [1, 2, 4, 8]}
@@ -43,13 +42,7 @@ def rule_error(call, *args, **kwargs) -> RuleError:
 def new_play(players, start=None, options=None):
     """A play's initial state as companion.plays builds it."""
     seed = seed_with_start(players, start) if start else 7
-    opts = GAME.parse_options(options or {})
-    state = {"game": "reavers", "version": 0, "round": 1, "phase": GAME.phases[0],
-             "players": [{"name": n, "colour": "red"} for n in players], "options": opts,
-             "seed": seed, "setup": GAME.setup(players, opts, make_rng(seed), {}),
-             "sheets": {n: {} for n in players}, "table": {}, "catalogue": {},
-             "finished": False}
-    return GAME.start_state(state)
+    return new_state("reavers", list(players), options or {}, seed, {})
 
 
 def play(state, kind, **data):
@@ -58,12 +51,12 @@ def play(state, kind, **data):
 
 
 def event(state, kind, **data):
-    return GAME.apply(copy.deepcopy(state), {"type": kind, "data": data})
+    return apply_event(state, {"type": kind, "data": data})
 
 
 def advance(state, times=1):
     for _ in range(times):
-        state = GAME.advance(copy.deepcopy(state))
+        state = apply_event(state, {"type": "advance"})
     return state
 
 
@@ -281,7 +274,7 @@ def test_the_play_ends_after_the_sixth_round_with_six_cleanups():
 def test_score_body_adds_territory_glory_to_the_sheet():
     state = event(new_play(NAMES[:2]), "territories", player="Ann", count=2)
     state = advance(state, 3)
-    state["sheets"]["Ann"] = {"glory": 10, "favor": 1}
+    state = play(state, "sheet", player="Ann", fields={"glory": 10, "favor": 1})
     body = GAME.score_body(state)
     assert body["players"][0]["sheet"] == {"glory": 14, "favor": 1}
     assert body["players"][1]["sheet"] == {}

@@ -1,5 +1,4 @@
 """Catan: Seafarers (1997): the score sheet, the live board of a play, the SVG board."""
-import copy
 import math
 import random
 import xml.etree.ElementTree as ET
@@ -11,6 +10,8 @@ from companion.games.seafarers import GAME
 from companion.games.seafarers import hexgrid as hg
 from companion.games.seafarers.scenarios import PRODUCING, SCENARIOS
 from companion.games.seafarers.svg import SIZE, corner_point, dock_points, render
+from companion.plays import apply_event
+from companion.plays import new_state as new_play_state
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -22,18 +23,13 @@ def body(sheets, scenario="four_islands", **extra):
 
 
 def new_state(scenario, players=4, seed=1):
-    options = GAME.parse_options({"scenario": scenario})
-    setup = GAME.setup(NAMES[:players], options, random.Random(seed), {})
-    state = {"game": "seafarers", "version": 0, "round": 1, "phase": "play",
-             "players": [{"name": n, "colour": "red"} for n in NAMES[:players]],
-             "options": options, "seed": seed, "setup": setup,
-             "sheets": {n: {} for n in NAMES[:players]}, "table": {}, "catalogue": {},
-             "finished": False}
-    return GAME.start_state(state)
+    """A play's initial state, made as every new play is (companion.plays.new_state)."""
+    return new_play_state("seafarers", NAMES[:players], {"scenario": scenario}, seed, {})
 
 
 def play(state, kind, **data):
-    return GAME.apply(copy.deepcopy(state), {"type": kind, "data": data})
+    """The state after an event, through companion.plays (the input is never changed)."""
+    return apply_event(state, {"type": kind, "data": data})
 
 
 def at(state, q, r):
@@ -119,13 +115,28 @@ def test_oceans_discovery_reveals_the_stacks_in_order():
 
 
 def test_discovered_wasteland_takes_no_chip():
-    state = new_state("oceans", 4, seed=2)
-    state["table"]["stacks"] = {"tiles": ["desert", "forest"], "numbers": [5]}
-    first, second = [h for h in state["table"]["hexes"] if h["hidden"]][:2]
-    state = play(state, "discover", q=first["q"], r=first["r"])
-    state = play(state, "discover", q=second["q"], r=second["r"])
-    assert at(state, first["q"], first["r"])["number"] is None
-    assert at(state, second["q"], second["r"])["number"] == 5
+    """Discover face-down tiles in turn: a desert takes no chip (the next chip stays on the
+    stack for the next producing tile), a forest takes the next chip and gives one lumber."""
+    def desert_then_forest(state):
+        tiles = state["table"]["stacks"]["tiles"]
+        return "desert" in tiles and "forest" in tiles[tiles.index("desert"):]
+
+    state = next(s for s in (new_state("oceans", 4, seed=n) for n in range(100))
+                 if desert_then_forest(s))
+    tiles = state["table"]["stacks"]["tiles"]
+    desert, forest = tiles.index("desert"), tiles.index("forest", tiles.index("desert"))
+    hidden = [h for h in state["table"]["hexes"] if h["hidden"]]
+    for spot in hidden[:desert + 1]:
+        state = play(state, "discover", q=spot["q"], r=spot["r"])
+    chips = list(state["table"]["stacks"]["numbers"])
+    assert at(state, hidden[desert]["q"], hidden[desert]["r"])["terrain"] == "desert"
+    assert at(state, hidden[desert]["q"], hidden[desert]["r"])["number"] is None
+    for spot in hidden[desert + 1:forest + 1]:
+        state = play(state, "discover", q=spot["q"], r=spot["r"])
+    found = at(state, hidden[forest]["q"], hidden[forest]["r"])
+    taken = [at(state, h["q"], h["r"])["number"] for h in hidden[desert + 1:forest + 1]]
+    assert found["terrain"] == "forest" and found["number"] == taken[-1]
+    assert [n for n in taken if n is not None] == chips[:len([n for n in taken if n])]
     assert "takes one lumber" in state["table"]["notices"][-1]
 
 
@@ -140,13 +151,13 @@ def test_discover_rejects_what_it_cannot_reveal():
              ({"q": hidden["q"], "r": hidden["r"], "x": 1}, 400, "data.x")]
     for data, status, field in cases:
         with pytest.raises(RuleError) as err:
-            GAME.apply(copy.deepcopy(state), {"type": "discover", "data": data})
+            apply_event(state, {"type": "discover", "data": data})
         assert (err.value.status, err.value.field) == (status, field), data
     with pytest.raises(RuleError) as err:
         play(new_state("four_islands"), "discover", q=0, r=0)
     assert err.value.status == 422
     with pytest.raises(RuleError) as err:
-        GAME.apply(copy.deepcopy(state), {"type": "teleport", "data": {}})
+        play(state, "teleport")
     assert err.value.code == "unknown_event"
 
 
@@ -185,7 +196,9 @@ def test_move_chip_is_checked():
         play(state, "move_chip", from_q=main["q"], from_r=main["r"], q=island["q"],
              r=island["r"])
     assert err.value.code == "bag_not_empty"
-    state["table"]["stacks"]["numbers"] = []
+    for spot in small_islands(state)[:len(state["table"]["stacks"]["numbers"])]:
+        state = play(state, "discover", q=spot["q"], r=spot["r"])      # the bag runs empty
+    assert state["table"]["stacks"]["numbers"] == []
     with pytest.raises(RuleError) as err:            # the source must be a main-island chip
         play(state, "move_chip", from_q=island["q"], from_r=island["r"], q=island["q"],
              r=island["r"])
@@ -200,10 +213,10 @@ def test_move_chip_is_checked():
 
 def test_advance_counts_turns_and_finishes_at_the_target():
     state = new_state("four_islands", 3)
-    state = GAME.advance(copy.deepcopy(state))
+    state = play(state, "advance")
     assert state["round"] == 2 and not state["finished"]
-    state["sheets"]["Bo"] = {"settlements": 2, "cities": 5}
-    state = GAME.advance(state)
+    state = play(state, "sheet", player="Bo", fields={"settlements": 2, "cities": 5})
+    state = play(state, "advance")
     assert state["finished"] and state["round"] == 2
     assert "Bo reached 12" in state["table"]["notices"][-1]
 

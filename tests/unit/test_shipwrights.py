@@ -12,7 +12,7 @@ from companion.games.base import RuleError, make_rng
 from companion.games.shipwrights import GAME, adjudicate_heroes
 from companion.games.shipwrights.heroes import award_heroes, hand_out_sentences
 from companion.games.shipwrights.phases import draft_sentences
-from companion.plays import apply_event, score_of
+from companion.plays import apply_event, new_state, score_of
 
 TRACKS = ("military", "trade", "renown")
 
@@ -429,23 +429,16 @@ COLOURS = ("red", "blue", "green", "yellow", "purple")
 
 def new_play(players=("Ann", "Bo"), seed=11, catalogue=CATALOGUE, **options):
     """A play's initial state as companion.plays builds it."""
-    names = list(players)
-    opts = GAME.parse_options(options)
-    state = {"game": "shipwrights", "version": 0, "round": 1, "phase": GAME.phases[0],
-             "players": [{"name": n, "colour": COLOURS[i]} for i, n in enumerate(names)],
-             "options": opts, "seed": seed,
-             "setup": GAME.setup(names, opts, make_rng(seed), copy.deepcopy(catalogue)),
-             "sheets": {n: {} for n in names}, "table": {},
-             "catalogue": copy.deepcopy(catalogue), "finished": False}
-    return GAME.start_state(state)
+    seats = [{"name": n, "colour": COLOURS[i]} for i, n in enumerate(players)]
+    return new_state("shipwrights", seats, options, seed, catalogue)
 
 
 def advance(state):
-    return GAME.advance(copy.deepcopy(state))
+    return apply_event(state, {"type": "advance"})
 
 
 def event(state, kind, **data):
-    return GAME.apply(copy.deepcopy(state), {"type": kind, "data": data})
+    return apply_event(state, {"type": kind, "data": data})
 
 
 def to_phase(state, phase):
@@ -623,7 +616,7 @@ def test_score_body_fills_tracks_and_track_vp():
     state = to_phase(new_play(("Ann", "Bo", "Cy")), "actions")
     state = event(state, "track", player="Cy", track="renown",
                   steps=17 - state["table"]["tracks"]["Cy"]["renown"])
-    state["sheets"]["Cy"] = {"gold": 2, "tracks": icons(9, 9, 9)}
+    state = event(state, "sheet", player="Cy", fields={"gold": 2, "tracks": icons(9, 9, 9)})
     body = GAME.score_body(state)
     cy = body["players"][2]["sheet"]
     assert cy["tracks"] == state["table"]["tracks"]["Cy"] and cy["gold"] == 2
