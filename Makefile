@@ -8,7 +8,8 @@ PIP := $(VENV)/bin/pip
 PORT ?= 5000
 export PORT
 
-.PHONY: run serve test bench install install-test system-run system-test lint db clean
+.PHONY: run serve test bench install install-test system-run system-test lint db clean i18n \
+	translations
 
 $(VENV)/.created:
 	@scripts/system-deps.sh venv
@@ -36,12 +37,27 @@ system-test:
 db: install
 	$(VENV)/bin/companion init-db
 
-run: system-run install db
+# German and French: `make i18n` extracts the strings and updates translations/*/messages.po;
+# `make translations` compiles the .po files (committed) into .mo files (not committed).
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(VENV)/.installed
+	$(VENV)/bin/pybabel compile -i $< -o $@
+
+translations: $(MO_FILES)
+
+i18n: install
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k lazy_gettext -c TRANSLATORS: --no-location \
+		--omit-header -o translations/messages.pot .
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching
+	$(MAKE) translations
+
+run: system-run install db translations
 	$(VENV)/bin/companion serve --port $(PORT)
 
 serve: run
 
-test: system-test install-test
+test: system-test install-test translations
 	scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
 
 bench: system-test install-test

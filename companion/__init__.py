@@ -61,8 +61,10 @@ def _wire(app: Flask) -> None:
     from .service import PlayService
     from .store import Store
     from .web import api, assets, boards, display, errors, pages, security, stream, table
+    from .web.i18n import init_i18n
 
     Htmx(app)
+    init_i18n(app, ROOT)
     app.extensions["companion"] = PlayService(Store(app.config["DATABASE_URL"]))
     app.extensions["notifier"] = Notifier(app.extensions["companion"].store,
                                           app.config.get("LIVE_POLL_INTERVAL", 0.12))

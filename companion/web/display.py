@@ -1,11 +1,11 @@
-"""The table display (a read-only screen in the middle of the table) and the game clock's words.
+"""The table display: a read-only screen for a tablet or TV in the middle of the table.
 
 The display: `/plays/<id>/<token>/display`, the view token is enough. It follows the play like
 the phones do: the push stream (`/plays/<id>/<token>/live`) says "version N" and the page asks
 for its own block with ?version=N (204 while nothing changed); a slow poll is the fallback.
 
-The clock's numbers come from the core (companion.clock); this module only reads them at this
-moment (through the service) and puts them into words for people.
+The clock's numbers come from the core (companion.clock); the service reads them at this moment
+and companion.web.i18n puts them into words (the `duration` filter, in the page's language).
 """
 from __future__ import annotations
 
@@ -39,18 +39,3 @@ def display(play_id, token):
         return render_block("table/display.html", "board", **context)
     return render_template("table/display.html", **context)
 
-
-@bp.app_template_filter("duration")
-def duration(seconds) -> str:
-    """'1 h 05 min', '12 min' (an unknown length: an empty string)."""
-    if seconds is None:
-        return ""
-    minutes = int(seconds) // 60
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
-
-
-@bp.app_template_global()
-def duration_patterns() -> dict:
-    """The duration words with {h} and {m} holes, for a page's ticking clock (display.js)."""
-    return {"hm": "{h} h {m} min", "m": "{m} min"}

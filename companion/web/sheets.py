@@ -29,7 +29,9 @@ def _requested_paper() -> str:
 
 
 def row_label(category: str) -> str:
-    return category.replace("_", " ").capitalize()
+    from .i18n import category_name
+
+    return category_name(category)
 
 
 def scoresheet_html(row: PlayRow, state: dict, paper: str | None = None) -> str:

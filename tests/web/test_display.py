@@ -76,3 +76,10 @@ def test_the_play_page_links_the_display_with_the_view_token(client):
     html = client.get("/" + edit_path).get_data(as_text=True)
     assert f'href="/plays/{play["id"]}/{play["view_token"]}/display"' in html
     assert play["edit_token"] + "/display" not in html   # the TV never gets the edit token
+
+
+def test_the_display_speaks_the_viewers_language(client):
+    play = create(client, "knarr", ("Ann", "Bo"))
+    html = client.get(f"/plays/{play['id']}/{play['view_token']}/display",
+                      headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert '<html lang="de"' in html and "ist am Zug" in html and "Tischanzeige" in html

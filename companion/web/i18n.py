@@ -1,0 +1,188 @@
+"""German and French through Flask-Babel: gettext catalogues in translations/<lang>/LC_MESSAGES.
+
+The language follows the phone (Accept-Language) until someone picks one on the page; that
+choice is kept in a cookie for a year. `make i18n` extracts and updates the catalogues,
+`make translations` compiles them (make run and make test depend on it); an app started without
+compiled catalogues compiles them once itself, so a fresh checkout never shows a half-English page.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, has_request_context, redirect, request, url_for
+from flask_babel import Babel, get_locale, gettext
+from flask_babel import lazy_gettext as _l
+
+from .core_words import core
+
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+COOKIE = "lang"
+COOKIE_AGE = 365 * 24 * 3600
+
+bp = Blueprint("i18n", __name__)
+
+# Game names as the German and French editions print them. TRANSLATORS notes in the catalogues
+# say which ones are published names and which are kept in English (no edition found).
+GAME_NAMES = {
+    # TRANSLATORS: published: de "Entdecker der Nordsee" (Schwerkraft-Verlag), fr "Explorateurs
+    # de la Mer du Nord" (Pixie Games).
+    "explorers": _l("Explorers of the North Sea"),
+    # TRANSLATORS: no German or French edition of Redux found: the English name stays.
+    "shipwrights": _l("Shipwrights of the North Sea: Redux"),
+    # TRANSLATORS: sold under its English name in German and French shops.
+    "knarr": _l("Knarr"),
+    # TRANSLATORS: no German or French edition found: the English name stays.
+    "reavers": _l("Reavers of Midgard"),
+    # TRANSLATORS: published: de "Catan – Seefahrer" (Kosmos), fr "Catane – Marins".
+    "seafarers": _l("Catan: Seafarers"),
+}
+
+
+def pick_locale() -> str:
+    """The cookie's language when someone chose one, else the best of Accept-Language."""
+    if not has_request_context():
+        return "en"
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def html_lang() -> str:
+    return str(get_locale() or "en")
+
+
+def game_name(game) -> str:
+    """A game's name in the page's language (a game object or its id)."""
+    game_id = getattr(game, "id", game)
+    name = GAME_NAMES.get(game_id)
+    return str(name) if name is not None else str(getattr(game, "name", game_id))
+
+
+PHASE_NAMES = {
+    "actions": _l("actions"), "cleanup": _l("cleanup"), "reveal": _l("reveal"),
+    "draft": _l("draft"), "income": _l("income"), "heroes": _l("heroes"),
+    "turns": _l("turns"), "player turns": _l("player turns"), "play": _l("play"),
+}
+
+
+COLOUR_NAMES = {
+    "red": _l("red"), "blue": _l("blue"), "green": _l("green"), "yellow": _l("yellow"),
+    "purple": _l("purple"), "black": _l("black"), "white": _l("white"), "orange": _l("orange"),
+}
+
+
+# Scoring rows. TRANSLATORS: Catan's rows use the published German/French Catan terms; the
+# North Sea rows are our own translations (no German/French rulebook at hand), kept close to
+# the words on the English score pads.
+CATEGORY_NAMES = {
+    "livestock": _l("Livestock"), "outposts": _l("Outposts"), "enemy_ships": _l("Enemy ships"),
+    "settlements": _l("Settlements"), "viking_deaths": _l("Viking deaths"),
+    "islands": _l("Islands"), "captain": _l("Captain"), "gold": _l("Gold"),
+    "fortresses": _l("Fortresses"), "longships": _l("Longships"), "buildings": _l("Buildings"),
+    "jarls": _l("Jarls"), "tracks": _l("Tracks"), "heroes": _l("Heroes"), "score": _l("Score"),
+    "glory": _l("Glory"), "artifacts": _l("Artifacts"), "favor": _l("Favor"),
+    "keep_spoils": _l("Keep spoils"), "tapestries": _l("Tapestries"), "walls": _l("Walls"),
+    "prophecies": _l("Prophecies"), "cities": _l("Cities"), "longest_route": _l("Longest route"),
+    "largest_army": _l("Largest army"), "vp_cards": _l("VP cards"),
+    "special_vp": _l("Special VP"),
+}
+
+
+def category_name(category: str) -> str:
+    name = CATEGORY_NAMES.get(category)
+    return str(name) if name is not None else category.replace("_", " ").capitalize()
+
+
+def colour_name(colour: str) -> str:
+    name = COLOUR_NAMES.get(colour)
+    return str(name) if name is not None else colour
+
+
+def rank_words(rank: int) -> str:
+    """1st, 2nd, 3rd, 4th in English; 1., 2. in German; 1er, 2e in French (the catalogue's)."""
+    if rank == 1:
+        return gettext("1st")
+    if rank == 2:
+        return gettext("2nd")
+    if rank == 3:
+        return gettext("3rd")
+    return gettext("%(rank)sth", rank=rank)
+
+
+def phase_name(phase: str) -> str:
+    name = PHASE_NAMES.get(phase)
+    return str(name) if name is not None else phase
+
+
+def duration_patterns() -> dict:
+    """The duration words with {h} and {m} holes, for the page's ticking clock."""
+    return {"hm": gettext("%(hours)s h %(minutes)s min", hours="{h}", minutes="{m}"),
+            "m": gettext("%(minutes)s min", minutes="{m}")}
+
+
+def duration(seconds) -> str:
+    """'1 h 05 min', '12 min' in the page's language (an unknown length: an empty string)."""
+    if seconds is None:
+        return ""
+    minutes = int(seconds) // 60
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return gettext("%(hours)s h %(minutes)s min", hours=hours, minutes=f"{minutes:02d}")
+    return gettext("%(minutes)s min", minutes=minutes)
+
+
+@bp.get("/language/<code>")
+def choose(code):
+    """Switch the language and go back where the person was (only to a page of this site)."""
+    back = request.args.get("next") or ""
+    parts = urlsplit(back)
+    if parts.scheme or parts.netloc or not back.startswith("/") or back.startswith("//"):
+        back = url_for("pages.index")
+    response = redirect(back)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+def compile_catalogues(root: Path) -> None:
+    """Compile every .po whose .mo is missing or older (what `make translations` does)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in root.glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        tmp = mo.with_suffix(".mo.tmp")
+        with tmp.open("wb") as target:
+            write_mo(target, catalog)
+        tmp.replace(mo)
+
+
+def init_i18n(app: Flask, root: Path) -> None:
+    translations = root / "translations"
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(translations))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
+    try:
+        compile_catalogues(translations)
+    except OSError:
+        pass  # a read-only install: `make translations` has compiled them already
+    Babel(app, locale_selector=pick_locale)
+    app.register_blueprint(bp)
+
+    app.add_template_global(game_name)
+    app.add_template_global(phase_name)
+    app.add_template_global(colour_name)
+    app.add_template_global(core)
+    app.add_template_global(rank_words)
+    app.add_template_global(category_name, "row_name")
+    app.add_template_global(duration_patterns)
+    app.add_template_filter(duration)
+
+    @app.context_processor
+    def languages():
+        return {"html_lang": html_lang(), "languages": LANGUAGES}

@@ -1,0 +1,117 @@
+"""German and French: Accept-Language, the switch on the page (a cookie), <html lang>."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def lang_and_h1(response) -> tuple[str, str]:
+    html = response.get_data(as_text=True)
+    return (re.search(r'<html lang="(\w+)"', html).group(1),
+            re.search(r"<h1>(.*?)</h1>", html).group(1))
+
+
+@pytest.mark.parametrize("header, lang, title", [
+    (None, "en", "Start a play"),
+    ("de-DE,de;q=0.9,en;q=0.5", "de", "Eine Partie beginnen"),
+    ("fr-CH, fr;q=0.9", "fr", "Commencer une partie"),
+    ("nl, en-GB;q=0.8", "en", "Start a play"),
+    ("ja", "en", "Start a play"),
+])
+def test_the_language_follows_the_phone(client, header, lang, title):
+    headers = {"Accept-Language": header} if header else {}
+    assert lang_and_h1(client.get("/", headers=headers)) == (lang, title)
+
+
+def test_a_language_chosen_on_the_page_is_remembered(client):
+    response = client.get("/language/fr?next=/new%3Fgame%3Dknarr",
+                          headers={"Accept-Language": "de"})
+    assert response.status_code == 302 and response.headers["Location"] == "/new?game=knarr"
+    assert "lang=fr" in response.headers["Set-Cookie"]
+    assert "Max-Age=31536000" in response.headers["Set-Cookie"]
+    # the cookie wins over the phone's German from now on
+    assert lang_and_h1(client.get("/", headers={"Accept-Language": "de"})) == (
+        "fr", "Commencer une partie")
+    client.get("/language/en?next=/")
+    assert lang_and_h1(client.get("/", headers={"Accept-Language": "de"}))[0] == "en"
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "javascript:x",
+                                    ""])
+def test_the_switch_only_goes_back_to_this_site(client, target):
+    response = client.get("/language/de", query_string={"next": target})
+    assert response.headers["Location"] == "/"
+
+
+def test_an_unknown_language_changes_nothing(client):
+    response = client.get("/language/xx?next=/")
+    assert response.status_code == 302 and "Set-Cookie" not in response.headers
+
+
+def test_every_page_offers_the_three_languages(client):
+    html = client.get("/new?game=seafarers", headers={"Accept-Language": "de"}).get_data(
+        as_text=True)
+    for code in ("en", "de", "fr"):
+        assert f'hreflang="{code}"' in html
+    assert 'href="/language/fr?next=/new?game%3Dseafarers"' in html or \
+        'href="/language/fr?next=/new%3Fgame%3Dseafarers"' in html
+
+
+def test_new_play_page_speaks_german_with_the_published_game_names(client):
+    html = client.get("/new?game=explorers", headers={"Accept-Language": "de"}).get_data(
+        as_text=True)
+    assert "<h2>Entdecker der Nordsee</h2>" in html
+    assert "Erweiterung Rocks of Ruin" in html and "Spiel aufbauen" in html
+    html = client.get("/new?game=seafarers", headers={"Accept-Language": "fr"}).get_data(
+        as_text=True)
+    assert "<h2>Catane : Marins</h2>" in html and "Vers de nouveaux rivages" in html
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_catalogues_are_complete_and_keep_their_placeholders(lang):
+    """Every string has a translation, and every %(name)s of the English is in it."""
+    with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings), f"{lang}: no translation for {ids[0]!r}"
+        wanted = set(re.findall(r"%\(\w+\)s", ids[-1]))
+        for text in strings:
+            assert set(re.findall(r"%\(\w+\)s", text)) <= wanted | set(
+                re.findall(r"%\(\w+\)s", ids[0])), (lang, ids[0], text)
+            assert wanted - {"%(num)s"} <= set(re.findall(r"%\(\w+\)s", text)), (lang, ids[0])
+        assert "fuzzy" not in message.flags, (lang, ids[0])
+
+
+def test_an_error_page_does_not_echo_its_address_in_the_language_links(client):
+    html = client.get("/plays/abc123/secret-token-x").get_data(as_text=True)
+    assert "secret-token-x" not in html and 'hreflang="de"' in html
+
+
+def test_every_string_wrapped_in_the_code_is_in_both_catalogues():
+    """What `make i18n` would extract today is translated: a string wrapped in _() but never
+    added to the catalogues would show in English on a German or French page."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with open(ROOT / "babel.cfg") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
+    wanted = set()
+    for _file, _line, message, _comments, context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=keywords):
+        wanted.add((context, message[0] if isinstance(message, tuple) else message))
+    assert len(wanted) > 200
+    for lang in ("de", "fr"):
+        with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        known = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in catalog}
+        assert not wanted - known, f"{lang}: run `make i18n` and translate {wanted - known}"
