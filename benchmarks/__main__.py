@@ -296,18 +296,28 @@ def main(argv=None) -> int:
                         help="open live streams held at once (gevent and gthread)")
     parser.add_argument("--live-only", action="store_true",
                         help="only the live figures: propagation, bytes per change, streams")
+    parser.add_argument("--write-path-only", action="store_true",
+                        help="only the write path under load (8 tables flat out, 3 rounds) "
+                             "and undo on 5,000 vs 10 events")
+    parser.add_argument("--round-seconds", type=float, default=8.0,
+                        help="length of each of the write path's three rounds")
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument("--out", help="also write the JSON to this file")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.events, args.repeat, args.think = 6, 5, 30, 0.05
         args.changes, args.streams = 10, 40
+        args.round_seconds = 2.0
     started = time.time()
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},
               "command": "make bench BENCH_ARGS='" + " ".join(argv or sys.argv[1:]) + "'",
               "backends": {}}
     with tempfile.TemporaryDirectory(prefix="nsc-bench-") as tmp:
+        if not args.live_only:
+            report.update(write_path_figures(tmp, args))
+        if args.write_path_only:
+            return finish(report, started, args)
         report["live"] = live_figures(tmp, args)
         for name, url in ({} if args.live_only else backends(tmp)).items():
             print(f"[bench] {name}: hot paths, replay, load ...", file=sys.stderr)
@@ -326,15 +336,33 @@ def main(argv=None) -> int:
             from .bench_durability import sqlite_synchronous
 
             report["sqlite_synchronous"] = sqlite_synchronous(tmp, args.repeat)
-            from .bench_durability import undo_figures
-
-            report["undo"] = {name: undo_figures(fresh(url, tmp, "undo"))
-                              for name, url in backends(tmp).items()}
             print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
             sqlite = f"sqlite:///{tmp}/other.db"
             report["pdf"] = pdf_figures(sqlite, max(5, args.repeat // 30))
             report["seafarers_boards"] = seafarers_boards()
             report["page_weight"] = page_weight(sqlite)
+    return finish(report, started, args)
+
+
+def write_path_figures(tmp: str, args) -> dict:
+    """Issue 15: the write path under load (event p95 / trivial route p95) and undo on a
+    long log next to a short one, on each database, with the load average beside them."""
+    from .bench_durability import undo_figures
+    from .bench_write_path import load_average, write_path_under_load
+
+    out: dict = {"write_path_under_load": {}, "undo": {}}
+    for name, url in backends(tmp).items():
+        print(f"[bench] {name}: 8 tables posting events flat out, 3 rounds ...",
+              file=sys.stderr)
+        out["write_path_under_load"][name] = write_path_under_load(
+            fresh(url, tmp, "writepath"), seconds=args.round_seconds)
+        print(f"[bench] {name}: undo on 5,000 vs 10 events ...", file=sys.stderr)
+        out["undo"][name] = dict(undo_figures(fresh(url, tmp, "undo")),
+                                 load_average=load_average())
+    return out
+
+
+def finish(report: dict, started: float, args) -> int:
     report["seconds"] = round(time.time() - started, 1)
     text = json.dumps(report, indent=2)
     print(text)
@@ -343,6 +371,8 @@ def main(argv=None) -> int:
     failures = [n for n, b in report["backends"].items() for run in
                 (b["load_gunicorn"], b["load_gunicorn_paced"])
                 if run["lost_or_duplicated"] or run["errors"]]
+    failures += [n for n, run in report.get("write_path_under_load", {}).items()
+                 if run["lost_or_duplicated"] or any(r["errors"] for r in run["per_round"])]
     return 1 if failures else 0
 
 

@@ -133,10 +133,21 @@ def apply_event(state: dict, event: dict) -> dict:
     return clock.follow(state, apply_rules(state, event), event.get("at"))
 
 
+# Parts of a state no event changes: shared between a state and the next instead of copied
+# (the setup and the box data are most of a state's size). Every game's events leave them as
+# they are (tests/unit/test_plays.py: the input state of every event stays unchanged).
+FIXED_PARTS = frozenset({"setup", "catalogue", "players", "options", "seed", "game"})
+
+
+def copy_for_change(state: dict) -> dict:
+    """A copy an event may change: the changing parts copied deeply, FIXED_PARTS shared."""
+    return {k: v if k in FIXED_PARTS else copy.deepcopy(v) for k, v in state.items()}
+
+
 def apply_rules(state: dict, event: dict) -> dict:
     """The game's part of an event: common types first, then the game's own."""
     game = get_game(state["game"])
-    state = copy.deepcopy(state)
+    state = copy_for_change(state)
     kind, data = event["type"], event.get("data") or {}
     if state["finished"] and kind not in AFTER_FINISH:
         raise RuleError("This play has finished; only score sheets can still be corrected.",

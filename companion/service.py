@@ -39,6 +39,9 @@ CACHE_SIZE = 512
 # replays fewer events than this after the nearest snapshot, whatever the log's length.
 SNAPSHOT_EVERY = 50
 Answer = Callable[[PlayRow, dict], bytes]
+# Run on the play's row as the write's locked read finds it (None: no such play), before
+# anything else: the API's token check, so an event reads the play once, not twice.
+Check = Callable[[PlayRow | None], None]
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,7 @@ class PlayService:
         return done.row, done.state
 
     def change(self, play_id: str, body, *, key: str | None = None,
-               answer: Answer | None = None, at=None) -> Done:
+               answer: Answer | None = None, at=None, check: Check | None = None) -> Done:
         """Validate and append one event in one locked transaction: a write without
         expected_version waits its turn and never conflicts; a stale expected_version raises
         Conflict. ``key`` (an Idempotency-Key) is recorded with the event, and a repeat of it
@@ -227,11 +230,11 @@ class PlayService:
         ``at``: when it happened (an import keeps its events' times), else now; the event row
         and the game clock share it."""
         event = dict(parse_event(body), at=clock.parse(at) or self.now())
-        return self._twice(lambda: self._change(play_id, event, key, answer))
+        return self._twice(lambda: self._change(play_id, event, key, answer, check))
 
     def _change(self, play_id: str, event: dict, key: str | None,
-                answer: Answer | None) -> Done:
-        with self._writing(play_id) as write:
+                answer: Answer | None, check: Check | None = None) -> Done:
+        with self._writing(play_id, check) as write:
             done = self._replay_of(write, key)
             if done is not None:
                 return done
@@ -256,13 +259,15 @@ class PlayService:
         return self.move_head(play_id, step, expected_version, key=key, answer=answer).state
 
     def move_head(self, play_id: str, step: int, expected_version=None, *,
-                  key: str | None = None, answer: Answer | None = None) -> Done:
+                  key: str | None = None, answer: Answer | None = None,
+                  check: Check | None = None) -> Done:
         check_expected(expected_version)
-        return self._twice(lambda: self._move_head(play_id, step, expected_version, key, answer))
+        return self._twice(lambda: self._move_head(play_id, step, expected_version, key, answer,
+                                                   check))
 
     def _move_head(self, play_id: str, step: int, expected_version, key: str | None,
-                   answer: Answer | None) -> Done:
-        with self._writing(play_id) as write:
+                   answer: Answer | None, check: Check | None = None) -> Done:
+        with self._writing(play_id, check) as write:
             done = self._replay_of(write, key)
             if done is not None:
                 return done
@@ -279,16 +284,16 @@ class PlayService:
         return self._remember(done)
 
     def undo_mine(self, play_id: str, device: str, *, key: str | None = None,
-                  answer: Answer | None = None) -> Done:
+                  answer: Answer | None = None, check: Check | None = None) -> Done:
         """Undo this device's last change without touching another phone's: the head moves
         back when it is the latest change; a sheet or counter change further back gets a
         compensating event; anything else is refused with a sentence."""
         device = parse_device(device, "device")
-        return self._twice(lambda: self._undo_mine(play_id, device, key, answer))
+        return self._twice(lambda: self._undo_mine(play_id, device, key, answer, check))
 
     def _undo_mine(self, play_id: str, device: str, key: str | None,
-                   answer: Answer | None) -> Done:
-        with self._writing(play_id) as write:
+                   answer: Answer | None, check: Check | None = None) -> Done:
+        with self._writing(play_id, check) as write:
             done = self._replay_of(write, key)
             if done is not None:
                 return done
@@ -350,10 +355,14 @@ class PlayService:
 
     # ---- the steps of a write
     @contextmanager
-    def _writing(self, play_id: str) -> Iterator[Write]:
+    def _writing(self, play_id: str, check: Check | None = None) -> Iterator[Write]:
         if not isinstance(play_id, str) or len(play_id) > 32:
+            if check is not None:
+                check(None)
             raise RuleError("There is no such play.", None, "unknown_play", 404)
         with self.store.writing(play_id) as write:
+            if check is not None:
+                check(write.row)
             if write.row is None:
                 raise RuleError("There is no such play.", None, "unknown_play", 404)
             yield write

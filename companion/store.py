@@ -9,7 +9,10 @@ of one play queue up instead of failing, and a writer that names the version it 
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import os
+import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -109,14 +112,33 @@ PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash)
                .where(plays.c.id == sa.bindparam("play_id")))
 PLAY_VERSIONS = (sa.select(plays.c.id, plays.c.version)
                  .where(plays.c.id.in_(sa.bindparam("ids", expanding=True))))
+# The write's statements, built once (building one costs more than SQLite running it).
+BUMP_PLAY = (plays.update()
+             .where(plays.c.id == sa.bindparam("b_id"),
+                    plays.c.version == sa.bindparam("b_version"))
+             .values(version=sa.bindparam("b_new_version"), head=sa.bindparam("b_head"),
+                     length=sa.bindparam("b_length"), finished=sa.bindparam("b_finished"),
+                     summary=sa.bindparam("b_summary", type_=plays.c.summary.type),
+                     updated_at=sa.bindparam("b_stamp", type_=plays.c.updated_at.type)))
+# PostgreSQL: the bump tells every listening process (companion/notify.py) in the same
+# statement, so the notification goes out exactly when the change commits, never for a
+# rollback, and costs no round trip of its own.
+BUMP_PLAY_NOTIFY = BUMP_PLAY.returning(
+    sa.func.pg_notify("play_changed", sa.bindparam("b_payload", type_=sa.String)))
+INSERT_EVENT = events.insert()
+EVENT_COLUMNS = ("play_id", "position", "type", "data", "discarded", "created_at", "device",
+                 "undoes")
+# PostgreSQL: the new event's row goes in with the bump, one statement and one round trip
+# (a data-modifying WITH runs exactly once; if the bump found no row the write raises
+# Conflict and the transaction, insert included, is rolled back).
+BUMP_PLAY_APPEND_NOTIFY = BUMP_PLAY_NOTIFY.add_cte(
+    events.insert().values({name: sa.bindparam(f"e_{name}", type_=events.c[name].type)
+                            for name in EVENT_COLUMNS}).cte("appended"))
 LATEST_SNAPSHOT = (sa.select(play_snapshots.c.position, play_snapshots.c.state)
                    .where(play_snapshots.c.play_id == sa.bindparam("play_id"),
                           play_snapshots.c.position <= sa.bindparam("upto"),
                           play_snapshots.c.rules == sa.bindparam("rules"))
                    .order_by(play_snapshots.c.position.desc()).limit(1))
-# PostgreSQL: tell every listening process (companion/notify.py) in the writing transaction,
-# so the notification goes out exactly when the change commits, and never for a rollback.
-NOTIFY_CHANGE = sa.text("SELECT pg_notify('play_changed', :payload)")
 
 
 class Conflict(Exception):
@@ -206,10 +228,42 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.close()
 
 
+def writers_queue_file(url: str) -> str | None:
+    """The lock file SQLite writers of every server process queue on: beside the database
+    file (None for an in-memory database)."""
+    database = sa.engine.make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    path = Path(database)
+    return str(path.with_name(path.name + "-writers")) if path.parent.is_dir() else None
+
+
+def off_the_loop(call, *args):
+    """Run a call that blocks inside SQLite's C code (the fsync of a commit, the wait for the
+    write lock) on a real thread when this process is a gevent worker: the worker's other
+    requests (pages, polls, live streams) go on meanwhile instead of all waiting for the disk.
+    sqlite3 lets go of the GIL while it waits, so the thread costs nothing else."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        from gevent import get_hub
+
+        return get_hub().threadpool.apply(call, args)
+    return call(*args)
+
+
 class Store:
     def __init__(self, url: str):
         self.url = url
         self.engine = make_engine(url)
+        # SQLite has one writer at a time: the writers of this process queue here (a gevent
+        # lock in a gevent worker), so only one of them waits on the database's own lock
+        self._sqlite_writer = threading.Lock() if url.startswith("sqlite") else None
+        # ... and the writers of all server processes queue on one file lock beside the
+        # database: the kernel hands it over the moment it is free, where SQLite's own busy
+        # wait sleeps in growing steps (up to 100 ms) and lets one process's writers starve
+        # another's
+        self._queue_file = writers_queue_file(url)
+        self._queue_fd: int | None = None
         # called with (play id, new version) after every committed change in this process
         self.listeners: list = []
         self.last_backup: Path | None = None
@@ -229,7 +283,7 @@ class Store:
     def create_play(self, play_id: str, game: str, initial: dict, edit_hash: str,
                     view_hash: str) -> None:
         stamp = now()
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             conn.execute(plays.insert().values(
                 id=play_id, game=game, initial=initial, version=0, head=0, length=0,
                 finished=bool(initial.get("finished")), summary=None, edit_hash=edit_hash,
@@ -322,26 +376,51 @@ class Store:
     def writing(self, play_id: str) -> Iterator[Write]:
         """One write transaction holding the play's row lock (None as ``row`` when there is
         no such play). Other writers of the play wait for it instead of failing."""
-        with self.engine.connect() as conn:
-            if self.engine.dialect.name == "sqlite":
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
+        with self._begin() as conn:
             found = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()
             write = Write(self, conn, PlayRow(**found._mapping) if found else None)
+            yield write
+        if write.version is not None:
+            self._changed(play_id, write.version)
+
+    @contextmanager
+    def _writers_queue(self) -> Iterator[None]:
+        if self._queue_file is None:
+            yield
+            return
+        if self._queue_fd is None:
+            self._queue_fd = os.open(self._queue_file, os.O_RDWR | os.O_CREAT, 0o600)
+        off_the_loop(fcntl.flock, self._queue_fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._queue_fd, fcntl.LOCK_UN)
+
+    @contextmanager
+    def _begin(self) -> Iterator:
+        """A write transaction. SQLite: the writers of this process queue on its writer lock
+        (a gevent lock in a gevent worker), then take the database's write lock at once
+        (BEGIN IMMEDIATE) and commit (the fsync) off the worker's loop: no request of a gevent
+        worker ever blocks it waiting for the disk or for a lock its own process holds."""
+        if self._sqlite_writer is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._sqlite_writer, self._writers_queue(), self.engine.connect() as conn:
+            off_the_loop(conn.exec_driver_sql, "BEGIN IMMEDIATE")
             try:
-                yield write
+                yield conn
             except BaseException:
                 conn.rollback()
                 raise
-            conn.commit()
-        if write.version is not None:
-            self._changed(play_id, write.version)
+            off_the_loop(conn.commit)
 
     def append_event(self, play: PlayRow, event: dict, *, finished: bool,
                      summary: dict | None, at: dt.datetime | None = None) -> int:
         """Append after the head in a transaction of its own; returns the new version.
         Raises Conflict when the play moved on since ``play`` was read. ``at``: the event's
         time (the one the game clock counted), else now."""
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             version = Write(self, conn, play).append(event, finished=finished,
                                                      summary=summary, at=at)
         self._changed(play.id, version)
@@ -350,7 +429,7 @@ class Store:
     def move_head(self, play: PlayRow, head: int, *, finished: bool,
                   summary: dict | None) -> int:
         """Undo or redo: move the pointer; returns the new version."""
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             version = Write(self, conn, play).move_head(head, finished=finished,
                                                         summary=summary)
         self._changed(play.id, version)
@@ -358,7 +437,7 @@ class Store:
 
     def delete_play(self, play_id: str) -> bool:
         """Remove a play and every event of it, in one transaction; False when there was none."""
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             conn.execute(play_snapshots.delete().where(play_snapshots.c.play_id == play_id))
             conn.execute(events.delete().where(events.c.play_id == play_id))
             return conn.execute(plays.delete().where(plays.c.id == play_id)).rowcount == 1
@@ -388,7 +467,7 @@ class Store:
         first save of a game also keeps ``previous`` (what was there before) as a version, so
         that first save can be undone too."""
         stamp = now()
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             if previous is not None and not self._has_versions(conn, game):
                 conn.execute(catalogue_versions.insert().values(
                     game=game, data=previous, source="before the first save", saved_at=stamp))
@@ -454,8 +533,6 @@ class Write:
         """Append after the head (discarding an undone branch); returns the new version.
         ``at``: the event's time (the one the game clock counted), else now."""
         play, conn, stamp = self.row, self.conn, at or now()
-        self._bump(head=play.head + 1, length=play.head + 1, finished=finished,
-                   summary=summary, stamp=stamp)
         if play.length > play.head:
             conn.execute(events.update()
                          .where(events.c.play_id == play.id, events.c.discarded.is_(False),
@@ -464,10 +541,11 @@ class Write:
             # the snapshots of the discarded branch go with it
             conn.execute(play_snapshots.delete().where(play_snapshots.c.play_id == play.id,
                                                        play_snapshots.c.position > play.head))
-        conn.execute(events.insert().values(
-            play_id=play.id, position=play.head + 1, type=event["type"],
-            data=event.get("data") or {}, discarded=False, created_at=stamp, device=device,
-            undoes=undoes))
+        row = {"play_id": play.id, "position": play.head + 1, "type": event["type"],
+               "data": event.get("data") or {}, "discarded": False, "created_at": stamp,
+               "device": device, "undoes": undoes}
+        self._bump(head=play.head + 1, length=play.head + 1, finished=finished,
+                   summary=summary, stamp=stamp, event=row)
         return play.version + 1
 
     def latest_snapshot(self, upto: int, rules: str) -> tuple[int, dict] | None:
@@ -487,17 +565,25 @@ class Write:
                    stamp=now())
         return self.row.version + 1
 
-    def _bump(self, *, head, length, finished, summary, stamp) -> None:
+    def _bump(self, *, head, length, finished, summary, stamp, event: dict | None = None) -> None:
+        """Move the play to its next version (and append ``event``'s row): on PostgreSQL one
+        statement that also notifies the listeners; on SQLite two (no round trips there)."""
         play = self.row
-        result = self.conn.execute(
-            plays.update()
-            .where(plays.c.id == play.id, plays.c.version == play.version)
-            .values(version=play.version + 1, head=head, length=length,
-                    finished=finished, summary=summary, updated_at=stamp))
-        if result.rowcount != 1:
+        params = {"b_id": play.id, "b_version": play.version, "b_new_version": play.version + 1,
+                  "b_head": head, "b_length": length, "b_finished": finished,
+                  "b_summary": summary, "b_stamp": stamp}
+        if self.conn.dialect.name == "postgresql":
+            params["b_payload"] = f"{play.id}:{play.version + 1}"
+            if event is not None:
+                params.update({f"e_{k}": v for k, v in event.items()})
+            statement = BUMP_PLAY_NOTIFY if event is None else BUMP_PLAY_APPEND_NOTIFY
+            bumped = len(self.conn.execute(statement, params).all())
+        else:
+            bumped = self.conn.execute(BUMP_PLAY, params).rowcount
+            if event is not None and bumped == 1:
+                self.conn.execute(INSERT_EVENT, event)
+        if bumped != 1:
             current = self.conn.execute(sa.select(plays.c.version)
                                         .where(plays.c.id == play.id)).scalar()
             raise Conflict(current if current is not None else play.version)
         self.version = play.version + 1
-        if self.conn.dialect.name == "postgresql":
-            self.conn.execute(NOTIFY_CHANGE, {"payload": f"{play.id}:{self.version}"})

@@ -43,6 +43,28 @@ def app(tmp_path):
     return make_app(tmp_path)
 
 
+@pytest.fixture(autouse=True)
+def events_leave_the_fixed_parts_alone(monkeypatch):
+    """An event's new state shares plays.FIXED_PARTS (setup, box data, seats, options) with
+    the state before it instead of copying them: every event any test applies through
+    plays.apply_event checks that it left those parts of its input exactly as they were."""
+    import copy
+
+    from companion import plays
+
+    original = plays.apply_rules
+
+    def checked(state, event):
+        before = {k: copy.deepcopy(state[k]) for k in plays.FIXED_PARTS if k in state}
+        try:
+            return original(state, event)
+        finally:
+            for part, value in before.items():
+                assert state[part] == value, f"a {event.get('type')} event changed {part}"
+
+    monkeypatch.setattr(plays, "apply_rules", checked)
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()

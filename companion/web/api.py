@@ -46,17 +46,37 @@ def _abort(status, code, message):
 
 def authorised(play_id: str, need: str) -> PlayRow:
     """The play, when the bearer token opens it for ``need`` ("view" or "edit")."""
+    token = _token()
+    row = service().store.load_play(play_id) if len(play_id) <= 32 else None
+    _opens(row, token, need)
+    return row
+
+
+def edit_check(play_id: str):
+    """authorised(play_id, "edit") as the check a change runs on its own locked read of the
+    play (service.Check): an event reads the play once, not twice."""
+    token = _token()
+
+    def check(row: PlayRow | None) -> None:
+        _opens(row, token, "edit")
+
+    return check
+
+
+def _token() -> str:
     token = bearer_token(request.headers)
     if token is None:
         raise RuleError("Send the play's token as 'Authorization: Bearer <token>'.", None,
                         "unauthorized", 401)
-    row = service().store.load_play(play_id) if len(play_id) <= 32 else None
+    return token
+
+
+def _opens(row: PlayRow | None, token: str, need: str) -> None:
     role = token_role(row, token) if row else None
     if role is None:
         raise RuleError("That token does not open this play.", None, "forbidden", 403)
     if need == "edit" and role != "edit":
         raise RuleError("A view token cannot change a play.", None, "forbidden", 403)
-    return row
 
 
 def state_json(row: PlayRow, state: dict) -> dict:
@@ -110,10 +130,10 @@ def get_play(play_id):
 
 @bp.post("/plays/<play_id>/events")
 def post_event(play_id):
-    authorised(play_id, "edit")
+    check = edit_check(play_id)
     key = idempotency_key()
     return change_response(service().change(play_id, json_body(), key=key,
-                                            answer=answer_bytes))
+                                            answer=answer_bytes, check=check))
 
 
 @bp.delete("/plays/<play_id>")
@@ -140,7 +160,7 @@ def redo(play_id):
 
 
 def _move(play_id: str, step: int):
-    authorised(play_id, "edit")
+    check = edit_check(play_id)
     key = idempotency_key()
     body = json_body(optional=True)
     check_object(body, ("expected_version", "device") if step < 0 else ("expected_version",),
@@ -150,9 +170,9 @@ def _move(play_id: str, step: int):
             raise RuleError("Send either device (undo that device's last change) or "
                             "expected_version (undo the latest change), not both.", "device")
         return change_response(service().undo_mine(play_id, body["device"], key=key,
-                                                   answer=answer_bytes))
+                                                   answer=answer_bytes, check=check))
     return change_response(service().move_head(play_id, step, body.get("expected_version"),
-                                               key=key, answer=answer_bytes))
+                                               key=key, answer=answer_bytes, check=check))
 
 
 def answer_bytes(row: PlayRow, state: dict) -> bytes:
