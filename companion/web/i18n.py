@@ -133,6 +133,36 @@ def duration(seconds) -> str:
     return gettext("%(minutes)s min", minutes=minutes)
 
 
+def js_words() -> dict:
+    """The words the page's scripts write themselves (outbox, notes beside a control, the
+    screen-wake badge), in the page's language: {English: translation}; empty in English."""
+    if html_lang() == "en":
+        return {}
+    words = {
+        "1 change waiting": gettext("1 change waiting"),
+        "%(n)s changes waiting": gettext("%(n)s changes waiting", n="%(n)s"),
+        " · no connection": gettext(" · no connection"),
+        " · sending…": gettext(" · sending…"),
+        "This phone may no longer change this play (the link is view only or the play is "
+        "gone).": gettext("This phone may no longer change this play (the link is view only "
+                          "or the play is gone)."),
+        "Your change": gettext("Your change"),
+        "“%(label)s”": gettext("“%(label)s”", label="%(label)s"),
+        "%(what)s was not recorded: another phone changed the play first. Check the screen, "
+        "then try again if it still applies.": gettext(
+            "%(what)s was not recorded: another phone changed the play first. Check the "
+            "screen, then try again if it still applies.", what="%(what)s"),
+        "%(what)s was not recorded.": gettext("%(what)s was not recorded.", what="%(what)s"),
+        "Try again": gettext("Try again"),
+        "Drop it": gettext("Drop it"),
+        "OK": gettext("OK"),
+        "Screen stays on": gettext("Screen stays on"),
+        "Tap anywhere to keep the screen on": gettext("Tap anywhere to keep the screen on"),
+        " (watching)": gettext(" (watching)"),
+    }
+    return {english: text for english, text in words.items() if text != english}
+
+
 @bp.get("/language/<code>")
 def choose(code):
     """Switch the language and go back where the person was (only to a page of this site)."""
@@ -181,6 +211,7 @@ def init_i18n(app: Flask, root: Path) -> None:
     app.add_template_global(rank_words)
     app.add_template_global(category_name, "row_name")
     app.add_template_global(duration_patterns)
+    app.add_template_global(js_words)
     app.add_template_filter(duration)
 
     @app.context_processor

@@ -2,6 +2,17 @@
 (function () {
   "use strict";
   document.body.setAttribute("hx-indicator", "#spinner");
+  // Words the script writes itself, in the page's language (base.html's #nsc-words block).
+  var words = null;
+  function word(text, vars) {
+    if (words === null) {
+      try { words = JSON.parse(document.getElementById("nsc-words").textContent); }
+      catch (e) { words = {}; }
+    }
+    var out = words[text] || text;
+    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
+    return out;
+  }
 
   // Remember the plays opened on this device, so the home page can list them.
   var root = document.getElementById("play-root");
@@ -19,7 +30,7 @@
     try {
       JSON.parse(localStorage.getItem("nsc.plays") || "[]").forEach(function (p) {
         var li = document.createElement("li"), a = document.createElement("a");
-        a.href = p.url; a.textContent = p.game + (p.role === "view" ? " (watching)" : "");
+        a.href = p.url; a.textContent = p.game + (p.role === "view" ? word(" (watching)") : "");
         li.appendChild(a); li.appendChild(document.createTextNode(" · " + new Date(p.at).toLocaleString()));
         list.appendChild(li);
       });
@@ -38,8 +49,8 @@
     document.documentElement.dataset.wakeLock = state;
     var el = document.getElementById("wake-state");
     if (!el) { return; }
-    var text = { held: "Screen stays on", fallback: "Screen stays on",
-                 blocked: "Tap anywhere to keep the screen on" }[state];
+    var text = { held: word("Screen stays on"), fallback: word("Screen stays on"),
+                 blocked: word("Tap anywhere to keep the screen on") }[state];
     el.hidden = !text;
     el.textContent = text || "";
     el.dataset.state = state;

@@ -12,6 +12,17 @@
 //   phone then fetches the block. When the stream is down it polls instead.
 (function () {
   "use strict";
+  // Words the script writes itself, in the page's language (base.html's #nsc-words block).
+  var words = null;
+  function word(text, vars) {
+    if (words === null) {
+      try { words = JSON.parse(document.getElementById("nsc-words").textContent); }
+      catch (e) { words = {}; }
+    }
+    var out = words[text] || text;
+    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
+    return out;
+  }
   var root = document.getElementById("play-root");
   if (!root || !window.Idiomorph) { return; }
   var playId = root.dataset.playId;
@@ -178,8 +189,8 @@
     if (!el) { return; }
     var n = queue.length, text = "";
     if (n) {
-      text = (n === 1 ? "1 change waiting" : n + " changes waiting") +
-        (navigator.onLine === false || backoff ? " · no connection" : " · sending…");
+      text = (n === 1 ? word("1 change waiting") : word("%(n)s changes waiting", { n: n })) +
+        (navigator.onLine === false || backoff ? word(" · no connection") : word(" · sending…"));
     }
     el.hidden = !text;
     el.textContent = text;
@@ -387,13 +398,13 @@
         if (form) { form.querySelectorAll("[data-nsc-typed]").forEach(clearTyped); }
       }
     } else if (status === 403 || status === 404) {
-      notes.push({ entry: entry, text: "This phone may no longer change this play (the link is view only or the play is gone)." });
+      notes.push({ entry: entry, text: word("This phone may no longer change this play (the link is view only or the play is gone).") });
     } else {
-      var what = entry.label ? "“" + entry.label + "”" : "Your change";
+      var what = entry.label ? word("“%(label)s”", { label: entry.label }) : word("Your change");
       notes.push({ entry: entry, conflict: status === 409,
                    text: status === 409
-                     ? what + " was not recorded: another phone changed the play first. Check the screen, then try again if it still applies."
-                     : messageIn(answer.html) || what + " was not recorded." });
+                     ? word("%(what)s was not recorded: another phone changed the play first. Check the screen, then try again if it still applies.", { what: what })
+                     : messageIn(answer.html) || word("%(what)s was not recorded.", { what: what }) });
     }
     if (!queue.length && answer.html && status !== 403 && status !== 404) { morph(answer.html); }
     else { showNotes(); }
@@ -416,8 +427,8 @@
       var text = document.createElement("span");
       text.textContent = note.text;
       box.appendChild(text);
-      if (note.conflict) { box.appendChild(noteButton("Try again", "retry", i)); }
-      box.appendChild(noteButton(note.conflict ? "Drop it" : "OK", "drop", i));
+      if (note.conflict) { box.appendChild(noteButton(word("Try again"), "retry", i)); }
+      box.appendChild(noteButton(note.conflict ? word("Drop it") : word("OK"), "drop", i));
       var holder = at.closest("[role=toolbar]") || at.closest(".stepper") ||
         (at.tagName === "BUTTON" && at.form) || at;
       if (holder.id === "play") { holder.insertBefore(box, holder.firstChild); }

@@ -115,3 +115,18 @@ def test_every_string_wrapped_in_the_code_is_in_both_catalogues():
             catalog = read_po(handle, locale=lang)
         known = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in catalog}
         assert not wanted - known, f"{lang}: run `make i18n` and translate {wanted - known}"
+
+
+def test_the_scripts_words_come_with_the_page_in_its_language(client):
+    """The outbox, the notes beside a control and the screen-wake badge are written by the
+    page's scripts: a German page carries their German words, an English page nothing extra."""
+    import json
+
+    created = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]})
+    path = "/" + created.get_json()["edit_url"].split("://", 1)[-1].split("/", 1)[1]
+    html = client.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    block = re.search(r'<script type="application/json" id="nsc-words">(.*?)</script>', html)
+    words = json.loads(block.group(1))
+    assert words["Screen stays on"] == "Bildschirm bleibt an"
+    assert words["%(n)s changes waiting"] == "%(n)s Änderungen warten"
+    assert "nsc-words" not in client.get(path).get_data(as_text=True)
