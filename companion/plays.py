@@ -114,7 +114,8 @@ def parse_event(body: Any) -> dict:
     kind = body.get("type")
     if not isinstance(kind, str) or not kind or len(kind) > 40:
         raise RuleError("The event needs a type, e.g. 'sheet' or 'advance'.", "type")
-    data = body.get("data") or {}
+    data = body.get("data")
+    data = {} if data is None else data         # false, 0 or "" are not an object either
     if not isinstance(data, dict):
         raise RuleError("The event's data must be an object.", "data")
     expected = body.get("expected_version")

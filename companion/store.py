@@ -492,6 +492,8 @@ class Store:
             return [dict(r._mapping) for r in conn.execute(query)]
 
     def catalogue_version(self, game: str, version_id: int) -> dict | None:
+        if not 0 < version_id < 2**63:        # no such row (and no integer the database holds)
+            return None
         query = sa.select(catalogue_versions).where(catalogue_versions.c.game == game,
                                                     catalogue_versions.c.id == version_id)
         with self.engine.connect() as conn:

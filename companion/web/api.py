@@ -4,6 +4,7 @@ from __future__ import annotations
 import zlib
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from werkzeug.routing import BaseConverter
 
 from ..games import GAMES, get_game
 from ..games.base import RuleError, check_object
@@ -22,6 +23,15 @@ from .security import bearer_token
 from .sheets import scoresheet_pdf
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class PlayId(BaseConverter):
+    """A play id, never the word 'import' (/api/v1/plays/import is its own address: a GET
+    there is a 405 that allows POST, not a look-up of a play called 'import')."""
+    regex = r"(?!import$)[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("play_id", PlayId))
 
 
 def json_body(optional: bool = False):
@@ -122,7 +132,7 @@ def create_play():
     return jsonify(body), 201, {"Location": url_for("api.get_play", play_id=row.id)}
 
 
-@bp.get("/plays/<play_id>")
+@bp.get("/plays/<play_id:play_id>")
 def get_play(play_id):
     row = authorised(play_id, "view")
     return jsonify({"state": state_json(row, service().state(row))})
@@ -136,7 +146,7 @@ def post_event(play_id):
                                             answer=answer_bytes, check=check))
 
 
-@bp.delete("/plays/<play_id>")
+@bp.delete("/plays/<play_id:play_id>")
 def delete_play(play_id):
     """With the play's edit token, or the owner key for any play: gone, events and all."""
     from .privacy import holds_owner_key

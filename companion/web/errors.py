@@ -5,7 +5,7 @@ from flask import Flask, Response, jsonify, make_response, render_template, requ
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, SecurityError
 
 from ..games.base import RuleError
 from ..store import Conflict
@@ -102,7 +102,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         code, message = MESSAGES.get(err.code, ("http_error", err.description or "Error."))
-        return error_response(err.code or 500, code, message)
+        response = make_response(error_response(err.code or 500, code, message))
+        if isinstance(err, MethodNotAllowed) and err.valid_methods:
+            # RFC 9110: a 405 says which methods the address takes
+            response.headers["Allow"] = ", ".join(sorted(err.valid_methods))
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):

@@ -26,6 +26,14 @@ REPLAYED = {"Idempotent-Replayed": {
     "schema": {"type": "string", "enum": ["true"]}}}
 
 
+SSE_EVENT = {"type": "object", "required": ["event", "data"],
+             "description": "One server-sent event: the play's version as text",
+             "properties": {"event": {"type": "string", "enum": ["version"]},
+                            "data": {"type": "string", "pattern": "^[0-9]+$"},
+                            "retry": {"type": "integer", "minimum": 0},
+                            "id": {"type": "string"}}}
+
+
 def _errors(*codes: int) -> dict:
     return {str(c): {"description": "error", "content": {"application/json": {"schema": ERROR}}}
             for c in codes}
@@ -190,7 +198,7 @@ def _paths() -> dict:
             "Server-sent events: 'event: version' with the play's version at once and at "
             "every change (from any worker or server), a ': heartbeat' comment every 15 s; "
             "the server ends the stream after 10 minutes (reconnect, as EventSource does)",
-            {**_ok({"type": "string"}, kind="text/event-stream"), **_errors(401, 403)},
+            {**_ok(SSE_EVENT, kind="text/event-stream"), **_errors(401, 403, 404)},
             params=[play], secure=True)},
         "/api/v1/plays/{play_id}/export": {"get": _op(
             "The play as JSON: players, options, seed, box data, every event, the result",
@@ -227,6 +235,54 @@ def openapi_document(app=None) -> dict:
         "info": {"title": "North Sea Companion API", "version": "1",
                  "description": "Setup, scoring and plays for five seafaring board games."},
         "paths": _paths(),
-        "components": {"schemas": _schemas(),
+        "components": {"schemas": _tightened(_schemas()),
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     }
+
+
+# ------------------------------------------------------------------ the shape the server checks
+# What the server refuses with a 400 before any game rule is asked, written into the request
+# schemas, so a body the document allows is one the server takes (schemathesis checks both ways:
+# tests/web/test_openapi_schemathesis.py). Kept apart from the schemas above so they read as the
+# contract's shapes.
+MAX_SEED_TEXT = 200         # companion.plays.MAX_SEED
+MAX_NAME = 40               # companion.games.base.MAX_NAME
+NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": "\\S",
+        "description": "A player's name: 1 to 40 characters (after Unicode NFKC "
+                       "normalisation, invisible format characters removed); names that are "
+                       "equal ignoring case are the same player (a 400)."}
+SEED = {"type": ["string", "integer", "null"], "minLength": 1, "maxLength": MAX_SEED_TEXT,
+        "pattern": "\\S", "minimum": -(2**63) + 1, "maximum": 2**63 - 1,
+        "description": "The same seed gives the same setup on any machine; absent, null or "
+                       "empty: a fresh one (the answer says which). Text of digits is the "
+                       "same seed as that number."}
+SEAT = {"oneOf": [NAME, {"type": "object", "required": ["name"], "additionalProperties": False,
+                         "properties": {"name": NAME, "colour": {"type": "string"}}}]}
+
+
+def _tightened(schemas: dict) -> dict:
+    from ..plays import COLOURS
+
+    seat = {"oneOf": [SEAT["oneOf"][0], {**SEAT["oneOf"][1], "properties": {
+        "name": NAME, "colour": {"type": "string", "enum": list(COLOURS)}}}]}
+    schemas["SetupRequest"].update(additionalProperties=False, properties={
+        **schemas["SetupRequest"]["properties"],
+        "players": {"type": "array", "items": NAME, "uniqueItems": True}, "seed": SEED})
+    schemas["PlayRequest"].update(additionalProperties=False, properties={
+        **schemas["PlayRequest"]["properties"],
+        "players": {"type": "array", "items": seat, "uniqueItems": True}, "seed": SEED})
+    for name in ("Event", "UndoRequest", "RedoRequest"):
+        schemas[name]["additionalProperties"] = False
+    schemas["Event"]["properties"]["data"] = {**schemas["Event"]["properties"]["data"],
+                                              "type": ["object", "null"]}   # null: {}
+    for name in ("Event", "UndoRequest"):           # null: no device named
+        schemas[name]["properties"]["device"] = {
+            **schemas[name]["properties"]["device"], "type": ["string", "null"]}
+    saved = schemas["CatalogueVersions"]["properties"]["versions"]["items"]["properties"]
+    saved["saved_at"] = {"type": "string", "description": "When it was saved: ISO 8601, UTC "
+                                                          "(no offset written)"}
+    schemas["UndoRequest"]["not"] = {
+        "description": "device and a whole-number expected_version together are a 400",
+        "required": ["device", "expected_version"],
+        "properties": {"expected_version": {"type": "integer"}}}
+    return schemas
