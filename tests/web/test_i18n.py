@@ -130,3 +130,28 @@ def test_the_scripts_words_come_with_the_page_in_its_language(client):
     assert words["Screen stays on"] == "Bildschirm bleibt an"
     assert words["%(n)s changes waiting"] == "%(n)s Änderungen warten"
     assert "nsc-words" not in client.get(path).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("de", "Die Uhr ist schon angehalten."),
+    ("fr", "L’horloge est déjà en pause."),
+    ("en", "The clock is already paused."),
+])
+def test_a_refusal_beside_the_controls_is_in_the_phones_language(client, lang, words):
+    """The core refuses in English; the page shows the same sentence in the phone's language,
+    in the markup the page's script looks for. The API keeps the English."""
+    created = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]})
+    play = created.get_json()
+    client.post(f"/api/v1/plays/{play['id']}/events", json={"type": "pause"},
+                headers={"Authorization": f"Bearer {play['edit_token']}"})
+    response = client.post(f"/plays/{play['id']}/{play['edit_token']}/events",
+                           data={"type": "pause", "expected_version": "1"},
+                           headers={"HX-Request": "true", "Accept-Language": lang})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert re.search(r'<p class="error" role="alert" data-field="[^"]*">' + re.escape(words),
+                     html), html[:2000]
+    again = client.post(f"/api/v1/plays/{play['id']}/events", json={"type": "pause"},
+                        headers={"Authorization": f"Bearer {play['edit_token']}",
+                                 "Accept-Language": lang})
+    assert again.get_json()["error"]["message"] == "The clock is already paused."
