@@ -30,7 +30,7 @@ def round_series(initial: dict, events: list[dict]) -> list[dict]:
     state = initial
     for event in events:
         before = state["round"]
-        state = apply_event(state, event)
+        state = apply_event(state, event, check_whole=False)
         if state["round"] > before:
             points.append(_point(f"Round {before}", before, state))
     last = "Final" if state["finished"] else f"Round {state['round']} (now)"

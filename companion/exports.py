@@ -281,7 +281,7 @@ def check_replay(body: dict, events: list[dict], catalogue: dict) -> dict:
     state = new_state(body["game"], body["players"], body["options"], body["seed"], catalogue)
     for i, event in enumerate(events):
         try:
-            state = apply_event(state, event)
+            state = apply_event(state, event, check_whole=False)
         except RuleError as err:
             field = f"events[{i}]" + (f".{err.field}" if err.field else "")
             raise RuleError(f"Event {i + 1} ({event['type']}): {err.message}", field,

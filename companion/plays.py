@@ -126,12 +126,16 @@ def parse_event(body: Any) -> dict:
     return {"type": kind, "data": data, "expected_version": expected, "device": device}
 
 
-def apply_event(state: dict, event: dict) -> dict:
+def apply_event(state: dict, event: dict, *, check_whole: bool = True) -> dict:
     """The state after one event; the input state is never changed. Raises RuleError.
-    ``event["at"]`` (when the event was recorded, from its row) drives the game clock."""
+    ``event["at"]`` (when the event was recorded, from its row) drives the game clock.
+
+    A new sheet event whose sheets cannot happen as a whole is refused (``check_whole``);
+    a replay of recorded events passes False, so a play recorded before a check existed
+    still opens (its score then names the problem)."""
     if event["type"] in clock.EVENTS:
         return clock.apply(state, event)
-    return clock.follow(state, apply_rules(state, event), event.get("at"))
+    return clock.follow(state, apply_rules(state, event, check_whole), event.get("at"))
 
 
 # Parts of a state no event changes: shared between a state and the next instead of copied
@@ -145,7 +149,7 @@ def copy_for_change(state: dict) -> dict:
     return {k: v if k in FIXED_PARTS else copy.deepcopy(v) for k, v in state.items()}
 
 
-def apply_rules(state: dict, event: dict) -> dict:
+def apply_rules(state: dict, event: dict, check_whole: bool = True) -> dict:
     """The game's part of an event: common types first, then the game's own."""
     game = get_game(state["game"])
     state = copy_for_change(state)
@@ -154,7 +158,10 @@ def apply_rules(state: dict, event: dict) -> dict:
         raise RuleError("This play has finished; only score sheets can still be corrected.",
                         "type", "play_finished", 422)
     if kind == "sheet":
-        return apply_sheet(game, state, data)
+        state = apply_sheet(game, state, data)
+        if check_whole:
+            game.check_whole_sheets(state)
+        return state
     if kind == "box_value":
         return apply_box_value(game, state, data)
     if kind == "advance":
@@ -423,7 +430,7 @@ def replay(initial: dict, events: list[dict]) -> dict:
     """The state after the given events, from the initial state."""
     state = initial
     for event in events:
-        state = apply_event(state, event)
+        state = apply_event(state, event, check_whole=False)
     return state
 
 

@@ -27,18 +27,33 @@ class RuleError(Exception):
     """Bad input or a broken rule. ``status`` is 400 for malformed input, 422 for a rule."""
 
     def __init__(self, message: str, field: str | None = None,
-                 code: str = "invalid_input", status: int = 400):
+                 code: str = "invalid_input", status: int = 400,
+                 fields: Sequence[str] = ()):
         super().__init__(message)
         self.message = message
         self.field = field
         self.code = code
         self.status = status
+        self.fields = list(fields)
 
     def as_dict(self) -> dict:
         error = {"code": self.code, "message": self.message}
         if self.field:
             error["field"] = self.field
+        if self.fields:
+            error["fields"] = self.fields
         return {"error": error}
+
+
+IMPOSSIBLE = "impossible_sheet"
+
+
+def impossible(message: str, fields: Sequence[str]) -> RuleError:
+    """A score sheet that cannot happen as a whole (across its fields or across players):
+    a 400 whose message names the players, the fields and the rule in plain words; ``field``
+    is the first field to blame and ``fields`` lists all of them."""
+    fields = list(dict.fromkeys(fields))
+    return RuleError(message, fields[0] if fields else None, IMPOSSIBLE, 400, fields)
 
 
 # --------------------------------------------------------------------------- options
@@ -475,9 +490,11 @@ def complete_answer(response: dict) -> dict:
 
 
 def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
-                   unknowns: Unknowns | None = None, **extra) -> dict:
+                   unknowns: Unknowns | None = None, notes: Sequence[str] = (),
+                   **extra) -> dict:
     """The common scoring response: players (name, categories, total, rank), winners, tiebreak,
-    complete and missing.
+    complete and missing, and ``notes``: sentences saying where the rules leave a sheet's
+    values open and the answer accepted them without a check.
 
     ``results``: [{"name", "categories": {row: vp}, "unknown": [rows counted 0 for a missing
     box value], ...}]; any other keys are used by the tie-breaks and dropped.
@@ -492,7 +509,8 @@ def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
                 **({"unknown": r["unknown"]} if r.get("unknown") else {})}
                for r in ranked]
     return {"players": players, "winners": winners, "tiebreak": sentence,
-            "tiebreaks": every_tie, **extra, **(unknowns or Unknowns()).as_fields()}
+            "tiebreaks": every_tie, "notes": list(notes), **extra,
+            **(unknowns or Unknowns()).as_fields()}
 
 
 # --------------------------------------------------------------------------- randomness
@@ -634,6 +652,17 @@ class Game:
         return {"players": [{"name": p["name"], "sheet": state["sheets"].get(p["name"], {})}
                             for p in state["players"]],
                 "options": state["options"]}
+
+    def check_whole_sheets(self, state: dict) -> None:
+        """Refuse a play's sheets that cannot happen as a whole: the scoring path's own
+        checks, so a live play and the scoring endpoint refuse the same sheets. Only a
+        RuleError with code ``impossible_sheet`` is raised; other scoring errors (a box
+        value not entered yet) are the score's business, not the sheet's."""
+        try:
+            self.score(self.score_body(state), state.get("catalogue") or {})
+        except RuleError as err:
+            if err.code == IMPOSSIBLE:
+                raise
 
     def sheet_fields_for(self, options: dict) -> list[SheetField]:
         return active_fields(self.sheet_fields, options)

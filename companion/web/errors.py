@@ -25,11 +25,14 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def error_response(status: int, code: str, message: str, field: str | None = None):
+def error_response(status: int, code: str, message: str, field: str | None = None,
+                   fields: list[str] | None = None):
     if wants_json():
         body = {"code": code, "message": message}
         if field is not None:
             body["field"] = field
+        if fields:
+            body["fields"] = fields
         return jsonify({"error": body}), status
     return render_template("error.html", status=status, message=message), status
 
@@ -50,7 +53,7 @@ def database_problem(err: Exception) -> tuple[str, str]:
 def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
     def rule_error(err: RuleError):
-        return error_response(err.status, err.code, err.message, err.field)
+        return error_response(err.status, err.code, err.message, err.field, err.fields)
 
     @app.errorhandler(Conflict)
     def conflict(err: Conflict):

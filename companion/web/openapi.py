@@ -79,7 +79,11 @@ def _schemas() -> dict:
         "Error": {"type": "object", "required": ["error"], "properties": {"error": {
             "type": "object", "required": ["code", "message"],
             "properties": {"code": {"type": "string"}, "message": {"type": "string"},
-                           "field": {"type": "string"}}}}},
+                           "field": {"type": "string"},
+                           "fields": {"type": "array", "items": {"type": "string"},
+                                      "description": "Every field to blame, when a sheet "
+                                                     "cannot happen as a whole (code "
+                                                     "impossible_sheet)."}}}}},
         "SetupRequest": {"type": "object", "properties": {
             "players": {"type": "array", "items": {"type": "string"}},
             "seed": {"type": ["string", "integer"]}, "options": JSON_OBJECT}},
@@ -88,10 +92,15 @@ def _schemas() -> dict:
                 "name": {"type": "string"}, "sheet": JSON_OBJECT}}},
             "options": JSON_OBJECT}},
         "ScoreResponse": {"type": "object", "required": ["players", "winners", "tiebreak"],
-                          "properties": {"tiebreaks": {
-                              "type": "array", "items": {"type": "string"},
-                              "description": "A sentence for every group of tied players, "
-                                             "best place first."}}},
+                          "properties": {
+                              "tiebreaks": {
+                                  "type": "array", "items": {"type": "string"},
+                                  "description": "A sentence for every group of tied players, "
+                                                 "best place first."},
+                              "notes": {
+                                  "type": "array", "items": {"type": "string"},
+                                  "description": "Where the rules leave a value on the sheets "
+                                                 "open: accepted without a check, and said."}}},
         "PlayRequest": {"type": "object", "required": ["game", "players"], "properties": {
             "game": {"type": "string", "enum": GAME_IDS},
             "players": {"type": "array", "items": {"type": "object", "properties": {
@@ -204,7 +213,8 @@ def _paths() -> dict:
             "The play as JSON: players, options, seed, box data, every event, the result",
             {**_ok(JSON_OBJECT), **_errors(401, 403)}, params=[play], secure=True)},
         "/api/v1/plays/import": {"post": _op(
-            "A new play (new tokens) from an export, its events replayed through every check",
+            "A new play (new tokens) from an export, its events replayed through every check "
+            "(sheet checks added after the play was recorded excepted)",
             {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422, 429)},
             _body(JSON_OBJECT))},
         "/api/v1/catalogue/{game_id}": {

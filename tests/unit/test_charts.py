@@ -12,13 +12,19 @@ from companion.plays import new_state
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+# Two players place 2 pawns each before cleanup (Trade with Villages left out: it would move
+# the Start Player marker).
+PLACE_ALL_PAWNS = [{"type": "place", "data": {"location": location}} for location in
+                   ("recruit_reavers", "raid_villages", "raid_keeps", "battle_at_sea")]
+
+
 def reavers_play(glories, players=("Ann", "Bo")):
     initial = new_state("reavers", list(players), {}, 3, get_game("reavers").empty_catalogue())
     events = []
     for round_glory in glories:
         for name, glory in zip(players, round_glory, strict=True):
             events.append({"type": "sheet", "data": {"player": name, "fields": {"glory": glory}}})
-        events += [{"type": "advance", "data": {}}] * 2
+        events += PLACE_ALL_PAWNS + [{"type": "advance", "data": {}}] * 2
     return initial, events
 
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import RuleError
-from companion.plays import apply_event, new_state, parse_event, parse_seed, replay
+from companion.plays import apply_event, new_state, parse_event, parse_seed, replay, score_of
 
 
 def knarr_state():
@@ -99,3 +99,28 @@ def test_replay_equals_stepwise_application(edits):
 def test_seed_text_with_doubled_minus_stays_text():
     assert parse_seed("--5") == "--5"
     assert parse_seed("-7") == -7
+
+
+def seafarers_state():
+    return new_state("seafarers", ["Ann", "Bo", "Cy"], {"scenario": "oceans"}, 5, {})
+
+
+def test_a_live_play_refuses_an_impossible_sheet_and_keeps_its_state():
+    """Two holders of Largest Army cannot happen: the event is refused, nothing changes."""
+    state = apply_event(seafarers_state(), sheet("Ann", largest_army=True))
+    with pytest.raises(RuleError) as err:
+        apply_event(state, sheet("Bo", largest_army=True))
+    assert (err.value.status, err.value.code) == (400, "impossible_sheet")
+    assert "Ann and Bo" in err.value.message
+    assert state["sheets"]["Bo"] == {}
+    with pytest.raises(RuleError) as err:   # Oceans: "No special VPs are awarded"
+        apply_event(state, sheet("Cy", settlements=2, special_vp=1))
+    assert err.value.field == "players[2].sheet.special_vp"
+
+
+def test_a_recorded_log_replays_even_when_a_later_check_would_refuse_it():
+    """A play recorded before a check existed still opens; its score names the problem."""
+    events = [sheet("Ann", largest_army=True), sheet("Bo", largest_army=True)]
+    state = replay(seafarers_state(), events)
+    assert state["sheets"]["Bo"] == {"largest_army": True}
+    assert score_of(state)["error"]["code"] == "impossible_sheet"

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from companion.games.base import RuleError, make_rng
 from companion.games.reavers import GAME
 from companion.games.reavers.scoring import spoils_sets, tapestry_glory, wall_places
+from companion.games.reavers.table import LOCATIONS
 from companion.plays import apply_event, new_state, score_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -55,8 +56,20 @@ def event(state, kind, **data):
 
 
 def advance(state, times=1):
+    """Advance ``times`` phases; an actions phase first gets its remaining pawns placed on
+    free locations (cleanup waits for every pawn)."""
     for _ in range(times):
+        state = place_remaining(state)
         state = apply_event(state, {"type": "advance"})
+    return state
+
+
+def place_remaining(state):
+    while state["phase"] == "actions" and state["table"]["next_player"] is not None:
+        taken = {p["location"] for p in state["table"]["placements"]}
+        free = next(loc for loc in LOCATIONS   # Trade with Villages would move the marker
+                    if loc not in taken and loc != "trade_with_villages")
+        state = event(state, "place", location=free)
     return state
 
 
@@ -184,6 +197,22 @@ def test_bad_place_data_names_the_field():
     err = rule_error(event, state, "place", location="raid_keeps", pawn=2)
     assert (err.field, err.code) == ("data.pawn", "unknown_field")
     assert rule_error(event, state, "dance").code == "unknown_event"
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_cleanup_waits_until_every_pawn_is_placed(count):
+    """Rulebook: placing "is repeated until no player has Longship Pawns remaining. Then, all
+    players proceed to the Clean Up phase"."""
+    state = new_play(NAMES[:count], start=NAMES[0])
+    order = state["table"]["turn_order"]
+    for placed, location in enumerate(list(LOCATIONS)[:len(order)]):
+        err = rule_error(event, state, "advance")
+        left = len(order) - placed
+        assert (err.status, err.code, err.field) == (422, "pawns_left", "type")
+        assert f"{left} pawn" in err.message and f"{order[placed]} is next" in err.message
+        state = event(state, "place", location=location)
+    state = event(state, "advance")
+    assert state["phase"] == "cleanup"
 
 
 def test_no_placing_during_cleanup():
@@ -343,9 +372,23 @@ def test_tapestries_fifteen_per_set_of_three_different_two_for_each_other(counts
     assert categories(score([{"tapestries": counts}, {}]), "tapestries")[0] == glory
 
 
-def test_more_than_three_tapestry_kinds_is_422_on_the_field():
+def test_more_than_three_tapestry_kinds_is_refused_on_the_field():
+    """Tapestries score "a set of the 3 different Tapestries" (facts.md 4.1): a fourth kind
+    cannot exist."""
     err = rule_error(score, [{}, {"tapestries": {"a": 1, "b": 1, "c": 1, "d": 1}}])
-    assert (err.status, err.field) == (422, "players[1].sheet.tapestries")
+    assert (err.status, err.code, err.field) == (400, "impossible_sheet",
+                                                 "players[1].sheet.tapestries")
+
+
+def test_a_fifth_artifact_is_scored_with_a_note_as_the_rulebook_is_silent():
+    """Rulebook: an Artifact goes "in one of the 4 available Artifact spaces on your Longship
+    Player Board"; it does not say whether a fifth can be kept."""
+    four = score([{"artifacts": [1, 2, 3, 4]}, {}])
+    assert four["notes"] == [] and four["players"][0]["total"] == 10
+    five = score([{"artifacts": [1, 2, 3, 4, 5]}, {}])
+    assert five["players"][0]["total"] == 15
+    assert len(five["notes"]) == 1 and "Ann has 5 artifacts" in five["notes"][0]
+    assert "does not say" in five["notes"][0]
 
 
 @pytest.mark.parametrize("rule,walls,glory", [

@@ -39,14 +39,14 @@ def at(state, q, r):
 # --------------------------------------------------------------------------- scoring
 def test_each_sheet_row_scores_its_vp():
     sheets = [{"settlements": 3, "cities": 2, "longest_route": True, "vp_cards": 1,
-               "special_vp": 2},
+               "special_vp": 1},
               {"settlements": 1}, {"cities": 1}, {"largest_army": True}]
     result = GAME.score(body(sheets), {})
     ann = result["players"][0]
     assert ann["categories"] == {"settlements": 3, "cities": 4, "longest_route": 2,
-                                 "largest_army": 0, "vp_cards": 1, "special_vp": 2}
-    assert ann["total"] == 12 and ann["rank"] == 1
-    assert [p["total"] for p in result["players"]] == [12, 1, 2, 2]
+                                 "largest_army": 0, "vp_cards": 1, "special_vp": 1}
+    assert ann["total"] == 11 and ann["rank"] == 1
+    assert [p["total"] for p in result["players"]] == [11, 1, 2, 2]
     assert [p["rank"] for p in result["players"]] == [1, 4, 2, 2]
     assert ann["explanations"]["cities"] == "2 x 2 VP"
     assert result["winners"] == ["Ann"] and result["tiebreak"] is None
@@ -59,7 +59,7 @@ def test_target_is_the_scenarios_and_reaching_it_is_reported():
     assert result["target_vp"] == 13 and result["reached_target"] == ["Ann"]
     sheets[0] = {"settlements": 4, "cities": 4}     # 12 VP: short of New Shores' 13
     assert GAME.score(body(sheets, "new_shores"), {})["reached_target"] == []
-    catan = [{"settlements": 5, "cities": 6, "special_vp": 1}] + [{}] * 3
+    catan = [{"settlements": 5, "cities": 7}] + [{}] * 3
     result = GAME.score(body(catan, "greater_catan"), {})
     assert result["target_vp"] == 18 and result["reached_target"] == ["Ann"]
 
@@ -215,7 +215,7 @@ def test_advance_counts_turns_and_finishes_at_the_target():
     state = new_state("four_islands", 3)
     state = play(state, "advance")
     assert state["round"] == 2 and not state["finished"]
-    state = play(state, "sheet", player="Bo", fields={"settlements": 2, "cities": 5})
+    state = play(state, "sheet", player="Bo", fields={"settlements": 4, "cities": 4})
     state = play(state, "advance")
     assert state["finished"] and state["round"] == 2
     assert "Bo reached 12" in state["table"]["notices"][-1]

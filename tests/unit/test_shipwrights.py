@@ -721,3 +721,17 @@ def test_reveal_accepts_a_page_forms_flat_fields():
     assert error_of(event, fresh, "reveal", military=1, solo_vp=2).field == "data.trade"
     assert error_of(event, fresh, "reveal", icons=icons(), military=1,
                     solo_vp=2).field == "data.military"
+
+
+def test_the_box_holds_15_raid_cards_and_15_trade_cards_for_all_players():
+    """Rulebook setup: "Shuffle all 15 Raid Cards" and "Shuffle all 15 Trade Cards"."""
+    def body(*sheets):
+        return {"players": [{"name": n, "sheet": s} for n, s in zip("ABC", sheets,
+                                                                  strict=False)]}
+    assert GAME.score(body({"raid_cards": 8}, {"raid_cards": 7}), {})["winners"] == ["A", "B"]
+    err = error_of(GAME.score, body({"raid_cards": 8}, {}, {"raid_cards": 8}), {})
+    assert (err.status, err.code) == (400, "impossible_sheet")
+    assert err.fields == ["players[0].sheet.raid_cards", "players[2].sheet.raid_cards"]
+    assert "15 Raid Cards" in err.message and "A 8, C 8" in err.message
+    err = error_of(GAME.score, body({"trade_cards": 15}, {"trade_cards": 1}), {})
+    assert "15 Trade Cards" in err.message and err.field == "players[0].sheet.trade_cards"

@@ -193,9 +193,20 @@ def test_score_in_state_is_the_scoring_endpoint_response(client):
     assert state["score"] == direct
 
 
+# The pawns of a round (2 players x 2, or 4 x 1), placed before cleanup; Trade with Villages
+# is left out as it moves the Start Player marker.
+REAVERS_PAWN_LOCATIONS = ("recruit_reavers", "raid_villages", "raid_keeps", "battle_at_sea")
+
+
 def test_advance_and_finish(client):
     play = create(client, game="reavers")
     headers = auth(play["edit_token"])
+    early = client.post(f"/api/v1/plays/{play['id']}/events", headers=headers,
+                        json={"type": "advance"})
+    assert early.status_code == 422 and early.json["error"]["code"] == "pawns_left"
+    for location in REAVERS_PAWN_LOCATIONS:
+        client.post(f"/api/v1/plays/{play['id']}/events", headers=headers,
+                    json={"type": "place", "data": {"location": location}})
     state = client.post(f"/api/v1/plays/{play['id']}/events", headers=headers,
                         json={"type": "advance"}).json["state"]
     assert state["phase"] == "cleanup"

@@ -25,6 +25,10 @@ def event(client, play, kind, data=None, token=None):
     return response
 
 
+# A Reavers round's 4 pawns (2 players x 2); Trade with Villages would move the marker.
+PAWN_LOCATIONS = ("recruit_reavers", "raid_villages", "raid_keeps", "battle_at_sea")
+
+
 def play_rounds(client, play, glories=((5, 3), (9, 8), (12, 14)), finish=True,
                 names=("Ann", "Bo")):
     """Each round: both players' glory so far, then the two phases of a Reavers round."""
@@ -32,6 +36,8 @@ def play_rounds(client, play, glories=((5, 3), (9, 8), (12, 14)), finish=True,
         for name, glory in zip(names, (first, second), strict=True):
             assert event(client, play, "sheet", {"player": name,
                                                  "fields": {"glory": glory}}).status_code == 200
+        for location in PAWN_LOCATIONS:      # cleanup waits for every pawn
+            assert event(client, play, "place", {"location": location}).status_code == 200
         for _ in range(2):
             assert event(client, play, "advance").status_code == 200
     if finish:
@@ -153,7 +159,7 @@ def test_json_export_holds_everything_a_replay_needs(client):
     doc = json.loads(response.data)
     assert doc["format"] == "north-sea-companion/play" and doc["seed"] == 7
     assert [p["name"] for p in doc["players"]] == ["Ann", "Bo"]
-    assert len(doc["events"]) == 13 and doc["events"][-1]["type"] == "finish"
+    assert len(doc["events"]) == 25 and doc["events"][-1]["type"] == "finish"
     assert doc["result"]["winners"] == ["Bo"]
     assert {p["name"]: p["total"] for p in doc["result"]["players"]} == {"Ann": 12, "Bo": 14}
 
@@ -200,7 +206,7 @@ def test_import_replays_an_export_into_a_new_play_with_new_tokens(client):
     assert response.status_code == 201, response.get_json()
     new = response.get_json()
     assert new["id"] != play["id"] and new["edit_token"] != play["edit_token"]
-    assert new["state"]["finished"] is True and new["state"]["version"] == 13
+    assert new["state"]["finished"] is True and new["state"]["version"] == 25
     assert new["state"]["score"]["winners"] == ["Bo"]
     again = json.loads(page(client, new, "/export.json").data)
     assert again["events"] == [{**e, "at": again["events"][i]["at"]}

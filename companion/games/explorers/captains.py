@@ -87,7 +87,11 @@ def captain_description(name: str, catalogue: dict) -> str:
 
 # --------------------------------------------------------------------------- bonuses
 def _archer(ctx: CaptainContext) -> tuple[int, str]:
+    """Tiles from the Mainland to the farthest outpost: with no outpost there is no farthest
+    one, so the Archer scores nothing (whatever the tile count says)."""
     tiles = ctx.sheet["archer_tiles"]
+    if not ctx.sheet["outposts"]:
+        return 0, "Archer: no outpost built, so there is no route to count = 0 VP."
     return tiles, f"Archer: {tiles} tiles from the Mainland to the farthest outpost = {tiles} VP."
 
 

@@ -1,7 +1,14 @@
 """End-of-game scoring: the score-pad rows, the islands, the captains, the tie-breaks."""
 from __future__ import annotations
 
-from ..base import RuleError, Tiebreak, check_object, count_of, parse_score_players, score_response
+from ..base import (
+    Tiebreak,
+    check_object,
+    count_of,
+    impossible,
+    parse_score_players,
+    score_response,
+)
 from .captains import CaptainContext, canonical_captain, captain_bonus
 from .islands import island_control, parse_islands, player_islands
 from .table_setup import check_player_count
@@ -100,6 +107,7 @@ def parse_body(game, body, catalogue: dict) -> tuple[list[dict], dict, list[dict
         check_sheet(player["sheet"], i, options, catalogue, solo=len(players) == 1)
     check_box_totals(players)
     check_distinct_captains(players)
+    check_vikings_left(players, islands)
     return players, options, islands
 
 
@@ -107,23 +115,22 @@ def check_sheet(sheet: dict, i: int, options: dict, catalogue: dict, solo: bool)
     """Rules a single sheet must keep; canonicalises the captains' names in place."""
     where = f"players[{i}].sheet"
     if sheet["viking_deaths"] > VIKINGS:
-        raise RuleError(f"A player has only {VIKINGS} Vikings to lose.",
-                        f"{where}.viking_deaths", "too_many_pieces", 422)
+        raise impossible(f"A player has only {VIKINGS} Vikings to lose, not "
+                         f"{sheet['viking_deaths']}.", [f"{where}.viking_deaths"])
     if sheet.get("captain_2") and not solo:
-        raise RuleError("Only the solo game scores a second captain.", f"{where}.captain_2",
-                        "not_solo", 422)
+        raise impossible("Only the solo game scores a second captain.", [f"{where}.captain_2"])
     for key in ("captain", "captain_2"):
         if sheet.get(key):
             sheet[key] = canonical_captain(sheet[key], options["rocks_of_ruin"], catalogue,
                                            solo, f"{where}.{key}")
     if solo and sheet["captain"] and sheet["captain"] == sheet.get("captain_2"):
-        raise RuleError("The solo game deals 2 different captains.", f"{where}.captain_2",
-                        "duplicate_captain", 422)
+        raise impossible("The solo game deals 2 different captains.",
+                         [f"{where}.captain_2", f"{where}.captain"])
     if "Adventurer" in (sheet["captain"], sheet.get("captain_2")) \
             and sheet.get("gold", 0) > sheet.get("shipwreck_tokens", 0):
-        raise RuleError("Gold is among the shipwreck tokens left on the dashboard: enter at "
-                        f"least {sheet['gold']}.", f"{where}.shipwreck_tokens",
-                        "inconsistent", 422)
+        raise impossible("Gold is among the shipwreck tokens left on the dashboard: enter at "
+                         f"least {sheet['gold']}.", [f"{where}.shipwreck_tokens",
+                                                     f"{where}.gold"])
 
 
 def check_box_totals(players: list[dict]) -> None:
@@ -140,23 +147,40 @@ def _count(value) -> int:
 
 
 def _check_total(players: list[dict], key: str, label: str, limit: int, read) -> None:
-    total = 0
+    total, fields = 0, []
     for i, player in enumerate(players):
-        total += read(player["sheet"])
+        count = read(player["sheet"])
+        total += count
+        if count:
+            fields.append(f"players[{i}].sheet.{key}")
         if total > limit:
-            raise RuleError(f"The box holds only {limit} {label}, but the sheets add up to "
-                            f"{total}.", f"players[{i}].sheet.{key}", "too_many_pieces", 422)
+            raise impossible(f"The box holds only {limit} {label}, but the sheets add up to "
+                             f"{total}.", fields[::-1])
 
 
 def check_distinct_captains(players: list[dict]) -> None:
-    seen: dict[str, str] = {}
+    seen: dict[str, int] = {}
     for i, player in enumerate(players):
         captain = player["sheet"]["captain"]
         if captain and captain in seen:
-            raise RuleError(f"The {captain} was dealt only once, and {seen[captain]} has it.",
-                            f"players[{i}].sheet.captain", "duplicate_captain", 422)
+            first = seen[captain]
+            raise impossible(f"The {captain} was dealt only once, and "
+                             f"{players[first]['name']} has it.",
+                             [f"players[{i}].sheet.captain", f"players[{first}].sheet.captain"])
         if captain:
-            seen[captain] = player["name"]
+            seen[captain] = i
+
+
+def check_vikings_left(players: list[dict], islands: list[dict]) -> None:
+    """A dead Viking lies on the Captain card, so it cannot also stand on an island: the
+    Vikings on the islands and the deaths together are at most the colour's 7."""
+    for i, player in enumerate(players):
+        name, deaths = player["name"], player["sheet"]["viking_deaths"]
+        standing = sum(island["influence"][name]["vikings"] for island in islands)
+        if deaths and standing + deaths > VIKINGS:
+            raise impossible(f"{name} has {VIKINGS} Vikings: {standing} on the islands and "
+                             f"{deaths} dead make {standing + deaths}.",
+                             [f"players[{i}].sheet.viking_deaths", "islands"])
 
 
 # --------------------------------------------------------------------------- scoring

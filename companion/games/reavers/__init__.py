@@ -32,7 +32,7 @@ from ..base import (
     score_response,
 )
 from . import box, table
-from .scoring import WALL_TIE_RULES, player_rows, wall_awards, wall_sentence
+from .scoring import WALL_TIE_RULES, artifact_note, player_rows, wall_awards, wall_sentence
 
 EVENTS = {"place": table.place, "territories": table.set_territories,
           "start_player": table.set_start_player}
@@ -114,8 +114,9 @@ class ReaversGame(Game):
         walls = [p["sheet"]["walls"] for p in players]
         unknowns = Unknowns()
         awards = wall_awards(walls, rules["wall_majority"], rules["wall_ties"], unknowns)
-        results = []
+        results, notes = [], []
         for i, player in enumerate(players):
+            notes += artifact_note(player["name"], len(player["sheet"]["artifacts"]))
             categories, explanations, unknown = player_rows(i, player["sheet"],
                                                             rules["schedules"], unknowns)
             categories["walls"] = awards[i]["glory"]
@@ -124,7 +125,7 @@ class ReaversGame(Game):
                             "categories": {f.name: categories[f.name] for f in self.sheet_fields},
                             "explanations": explanations,
                             "unknown": unknown + (["walls"] if awards[i]["unknown"] else [])})
-        return score_response(results, (), unknowns,
+        return score_response(results, (), unknowns, notes,
                               wall_tie_rule=WALL_TIE_RULES[rules["wall_ties"]],
                               wall_majority=rules["wall_majority"])
 
@@ -154,6 +155,7 @@ class ReaversGame(Game):
         """actions -> cleanup (territory glory, Honor Ship passes) -> next round's actions,
         whose pawn order starts at the Start Player marker; after round 6, finished."""
         if state["phase"] == "actions":
+            table.check_all_placed(state)
             table.cleanup(state)
         state = super().advance(state)
         if state["finished"]:

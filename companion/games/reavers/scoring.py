@@ -1,7 +1,7 @@
 """Reavers final glory, row by row: the rows a score pad holds and how each one scores."""
 from __future__ import annotations
 
-from ..base import RuleError, Unknowns, join_names
+from ..base import Unknowns, impossible, join_names
 from .box import WALL_KEYS, find_schedule, schedule_question, wall_question
 
 FAVOR_GLORY = 2
@@ -53,8 +53,8 @@ def tapestry_glory(counts: dict, where: str) -> tuple[int, str]:
     """15 per set of the 3 different tapestries, 2 for each tapestry outside a set."""
     held = {name: n for name, n in counts.items() if n}
     if len(held) > TAPESTRY_KINDS:
-        raise RuleError(f"There are only {TAPESTRY_KINDS} different tapestries; "
-                        f"{len(held)} kinds were entered.", where, "too_many_kinds", 422)
+        raise impossible(f"There are only {TAPESTRY_KINDS} different tapestries; "
+                         f"{len(held)} kinds were entered.", [where])
     sets = min(held.values()) if len(held) == TAPESTRY_KINDS else 0
     others = sum(held.values()) - TAPESTRY_KINDS * sets
     glory = TAPESTRY_SET_GLORY * sets + TAPESTRY_SINGLE_GLORY * others
@@ -102,6 +102,19 @@ def wall_sentence(walls: int, award: dict, names: list[str], rule: str) -> str:
     glory = (f"{award['glory']} glory (a value is not known yet, counted as 0)"
              if award.get("unknown") else f"{award['glory']} glory")
     return f"{plural(walls, 'wall token')}: {where}{tied}, {glory}.{rule_text}"
+
+
+ARTIFACT_SPACES = 4
+
+
+def artifact_note(name: str, count: int) -> list[str]:
+    """The rulebook gives each board 4 artifact spaces ("one of the 4 available Artifact
+    spaces") but says nothing of a fifth artifact: accepted, and said."""
+    if count <= ARTIFACT_SPACES:
+        return []
+    return [f"{name} has {count} artifacts; a player board has {ARTIFACT_SPACES} artifact "
+            "spaces and the rulebook does not say whether more can be kept, so all were "
+            "scored."]
 
 
 def player_rows(index: int, sheet: dict, schedules: tuple,

@@ -191,6 +191,19 @@ def record_cleanup_glory(state: dict) -> None:
                                 for name in table["territories"]}
 
 
+def check_all_placed(state: dict) -> None:
+    """The round reaches cleanup only once every pawn is placed: the rulebook repeats the
+    placing "until no player has Longship Pawns remaining. Then, all players proceed to the
+    Clean Up phase"."""
+    table = state["table"]
+    if table["next_player"] is None:
+        return
+    left = len(table["turn_order"]) - len(table["placements"])
+    pawns = "1 pawn is" if left == 1 else f"{left} pawns are"
+    raise RuleError(f"{pawns} still to be placed this round ({table['next_player']} is next): "
+                    "cleanup comes once every pawn is placed.", "type", "pawns_left", 422)
+
+
 def cleanup(state: dict) -> None:
     """Entering cleanup: territory glory for the round, then the Honor Ship moves on."""
     table = state["table"]

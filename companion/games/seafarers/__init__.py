@@ -16,7 +16,7 @@ from ..base import (
     parse_score_players,
     score_response,
 )
-from . import board, table
+from . import board, sheets, table
 from .generator import Fairness, GenerationFailed, generate
 from .scenarios import SCENARIOS, Scenario
 
@@ -98,8 +98,9 @@ class SeafarersGame(Game):
         players = parse_score_players(body, self.sheet_fields, options, self.min_players,
                                       self.max_players)
         self.layout_for(scenario, len(players))
+        notes = sheets.check_sheets(scenario, players)
         results = [score_player(p["name"], p["sheet"]) for p in players]
-        response = score_response(results)
+        response = score_response(results, notes=notes)
         reached = [p["name"] for p in response["players"] if p["total"] >= scenario.target_vp]
         response.update(target_vp=scenario.target_vp, reached_target=reached,
                         scenario=scenario.id)

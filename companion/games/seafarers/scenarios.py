@@ -102,6 +102,9 @@ class Scenario:
     chip_bag: bool = False         # the listed chips go into a bag, not onto the board
     free_harbours: bool = False    # players place harbours themselves (a suggestion is made)
     special_vp: str = ""
+    special_vp_rule: str = "none"  # what the special VP can add up to (sheets.SPECIAL_VP)
+    cities_per_player: int = 4     # the base box's 4; Greater Catan hands out 8
+    as_shown: bool = False         # the book lays the board "as shown" in its diagram
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -125,6 +128,7 @@ def new_shores() -> Scenario:
     return Scenario(
         "new_shores", "To New Shores", 13, notes=new_shores.__doc__, main_island=True,
         special_vp="1 VP for your first settlement on a small island.",
+        special_vp_rule="first_small_island",
         layouts=(Layout((3, 4), (
             "   ~ ~ 4 ~ ~ L L",
             "  5 M M M ~ 1 ~ L",
@@ -150,6 +154,7 @@ def four_islands() -> Scenario:
     return Scenario(
         "four_islands", "The Four Islands", 12, notes=four_islands.__doc__,
         special_vp="1 VP for the first foreign island settled, 2 VP for each further one.",
+        special_vp_rule="four_islands", as_shown=True,
         layouts=(
             Layout((3,), (
                 " L L 0 L L",
@@ -188,7 +193,7 @@ def oceans() -> Scenario:
     Added so that no 6/8 can ever touch: a face-up 6/8 never borders a ? space.
     """
     return Scenario(
-        "oceans", "Oceans", 12, notes=oceans.__doc__,
+        "oceans", "Oceans", 12, notes=oceans.__doc__, as_shown=True,
         layouts=(
             Layout((3,), (
                 " L L 3 ? ?",
@@ -229,6 +234,7 @@ def wasteland() -> Scenario:
     return Scenario(
         "wasteland", "Through the Wasteland", 12, notes=wasteland.__doc__,
         special_vp="1 VP for your first settlement on a small island.",
+        special_vp_rule="first_small_island", as_shown=True,
         layouts=(
             Layout((3,), (
                 " 0 L L D L L",
@@ -276,6 +282,7 @@ def new_world() -> Scenario:
         "new_world", "New World", 12, notes=new_world.__doc__, red_off_gold=True,
         free_harbours=True,
         special_vp="1 VP for your first settlement on each foreign island.",
+        special_vp_rule="each_foreign_island",
         layouts=(
             Layout((3,), new_world_art(3), tiles(19, 0, 0, 4, 4, 4, 4, 4),
                    chips(1, 2, 2, 2, 2, 2, 3, 3, 2, 1), 4),
@@ -297,6 +304,7 @@ def great_crossing() -> Scenario:
     return Scenario(
         "great_crossing", "The Great Crossing", 12, notes=great_crossing.__doc__,
         special_vp="1 VP for each trade line between Catan and Transcatan you win.",
+        special_vp_rule="trade_lines",
         layouts=(Layout((4,), (
             " 0 L ~ ~ L 3",
             "5 L L ~ L L 4",
@@ -322,7 +330,7 @@ def greater_catan() -> Scenario:
     """
     return Scenario(
         "greater_catan", "Greater Catan", 18, notes=greater_catan.__doc__, main_island=True,
-        chip_bag=True,
+        chip_bag=True, cities_per_player=8,
         layouts=(Layout((4,), (
             "   L L 3 ~ 5 ~ ~ ~ L L",
             "  ~ L ~ ~ M M M ~ 0 L ~",

@@ -10,6 +10,7 @@ from ..base import (
     Tiebreak,
     Unknowns,
     check_int,
+    impossible,
     parse_options,
     parse_score_players,
     score_response,
@@ -114,11 +115,27 @@ def score(body: Any, catalogue: dict) -> dict:
     if opponent is not None and len(players) != 1:
         raise RuleError("The solo opponent only plays against a single player.",
                         "options.solo_opponent", "not_solo", 422)
+    check_box_cards(players)
     unknowns = Unknowns()
     results = [player_result(p, track_vp, unknowns) for p in players]
     if opponent is None:
         return score_response(results, TIEBREAKS, unknowns)
     return solo_response(results, opponent_result(opponent, track_vp, unknowns), unknowns)
+
+
+BOX_CARDS = {"raid_cards": ("Raid Cards", 15), "trade_cards": ("Trade Cards", 15)}
+
+
+def check_box_cards(players: list[dict]) -> None:
+    """The box holds 15 Raid Cards and 15 Trade Cards ("Shuffle all 15 Raid Cards"): the
+    players together cannot hold more."""
+    for key, (label, limit) in BOX_CARDS.items():
+        held = [i for i, p in enumerate(players) if p["sheet"][key]]
+        total = sum(players[i]["sheet"][key] for i in held)
+        if total > limit:
+            counts = ", ".join(f"{players[i]['name']} {players[i]['sheet'][key]}" for i in held)
+            raise impossible(f"The box holds {limit} {label}, but the sheets add up to {total} "
+                             f"({counts}).", [f"players[{i}].sheet.{key}" for i in held])
 
 
 def merged_track_vp(raw: Any, catalogue: dict) -> dict:
