@@ -59,7 +59,7 @@ def test_a_game_that_ends_itself_stops_the_clock():
                       started_at=T0)
     target = state["setup"]["target_vp"]
     fields = {"settlements": 3, "cities": 4, "longest_route": True, "largest_army": True,
-              "vp_cards": max(0, target - 15), "special_vp": 2}
+              "vp_cards": max(0, target - 15), "special_vp": 1}
     state = apply_event(state, {"type": "sheet", "at": at(30),
                                 "data": {"player": "Ann", "fields": fields}})
     if not state["finished"]:
