@@ -181,6 +181,10 @@ def test_table_pages_look_right_on_a_phone(live_server, phone, table, tmp_path, 
     field.fill("8")
     field.dispatch_event("change")
     expect(total(page, "Ann")).to_have_text("8")
+    for location in ("Raid Keeps", "Raid Villages", "Battle at Sea", "Recruit Reavers"):
+        version = page.locator("#play").get_attribute("data-version")
+        page.locator("button.g-reavers-loc", has_text=location).click()   # cleanup waits
+        expect(page.locator("#play")).not_to_have_attribute("data-version", version)
     page.get_by_role("button", name="Next phase →").click()
     expect(page.locator(".phase")).to_have_text("cleanup")
     page.get_by_role("button", name="Next phase →").click()
