@@ -60,7 +60,18 @@ def _wire(app: Flask) -> None:
     from .notify import Notifier
     from .service import PlayService
     from .store import Store
-    from .web import api, assets, boards, display, errors, pages, security, stream, table
+    from .web import (
+        api,
+        assets,
+        boards,
+        book_layouts,
+        display,
+        errors,
+        pages,
+        security,
+        stream,
+        table,
+    )
     from .web.i18n import init_i18n
 
     Htmx(app)
@@ -74,6 +85,7 @@ def _wire(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(boards.bp)
+    app.register_blueprint(book_layouts.bp)
     app.register_blueprint(display.bp)
     app.register_blueprint(stream.bp)
     app.extensions["csrf_protect"].exempt(api.bp)

@@ -68,6 +68,10 @@ class Option:
     minimum: int = 0
     maximum: int = MAX_NUMBER
     help: str = ""
+    choice_labels: tuple = ()     # (choice, words for people) pairs; else the choice itself
+
+    def choice_label(self, choice: Any) -> str:
+        return dict(self.choice_labels).get(choice) or str(choice).replace("_", " ")
 
     def describe(self) -> dict:
         out = {"type": self.kind, "default": self.default, "label": self.label}

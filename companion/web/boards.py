@@ -14,16 +14,18 @@ from markupsafe import Markup
 
 from ..games import get_game
 from ..games.base import RuleError, make_rng
-from ..games.seafarers import FAIRNESS_LABELS, svg
+from ..games.seafarers import FAIRNESS_LABELS, hexgrid, svg
 from ..games.seafarers.scenarios import PRODUCING, RESOURCE_OF, SCENARIOS
+from ..games.seafarers.table import chip_moves, terrain_word
 from ..pdf import html_to_pdf
 from ..plays import parse_seed
 from ..qr import qr_svg
+from . import service
 from .links import site_root
 
 bp = Blueprint("boards", __name__)
 SEED_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
-QUERY_FIELDS = ("scenario", "players", "seed", *FAIRNESS_LABELS)
+QUERY_FIELDS = ("scenario", "players", "seed", "layout", *FAIRNESS_LABELS)
 
 
 def fresh_seed() -> str:
@@ -53,7 +55,8 @@ def parse_players(value: str | None, scenario: str) -> int:
 def parse_query(args) -> dict:
     """scenario, players, seed and options from the query string, each checked by name."""
     game = get_game("seafarers")
-    raw = {name: args.get(name) for name in FAIRNESS_LABELS if args.get(name) is not None}
+    raw = {name: args.get(name) for name in (*FAIRNESS_LABELS, "layout")
+           if args.get(name) is not None}
     raw["scenario"] = (args.get("scenario") or "new_shores").strip()
     try:
         options = game.parse_options(raw)
@@ -72,7 +75,7 @@ def canonical_query(choice: dict) -> dict:
     game = get_game("seafarers")
     for option in game.options:
         value = choice["options"][option.name]
-        if option.name in FAIRNESS_LABELS and value != option.default:
+        if option.name in (*FAIRNESS_LABELS, "layout") and value != option.default:
             query[option.name] = int(value) if option.kind == "bool" else value
     return query
 
@@ -83,7 +86,8 @@ def build(args) -> dict:
     game = get_game("seafarers")
     names = [f"Player {i + 1}" for i in range(choice["players"])]
     try:
-        setup = game.setup(names, choice["options"], make_rng(choice["seed"]), {})
+        setup = game.setup(names, choice["options"], make_rng(choice["seed"]),
+                           service().catalogue("seafarers"))
     except RuleError as err:
         raise RuleError(err.message, query_field(err.field), err.code, err.status) from None
     query = canonical_query(choice)
@@ -137,35 +141,30 @@ def seafarers_spots(state: dict) -> list[dict]:
     """The positions a tap can discover now: Oceans' face-down ones while the stack lasts,
     Greater Catan's small-island tiles without a chip while the bag lasts."""
     table, scenario = state["table"], SCENARIOS[state["options"]["scenario"]]
+    names = hexgrid.labels((h["q"], h["r"]) for h in table["hexes"])
     if scenario.chip_bag:
         if not table["stacks"]["numbers"]:
             return []
         small = small_island_cells(scenario.id)
-        return [{"q": h["q"], "r": h["r"], "label": f"Draw a chip for the {h['terrain']} at "
-                 f"({h['q']}, {h['r']})"} for h in table["hexes"]
+        return [{"q": h["q"], "r": h["r"], "label": f"Draw a chip for the "
+                 f"{terrain_word(h['terrain'])} at {names[(h['q'], h['r'])]}"}
+                for h in table["hexes"]
                 if (h["q"], h["r"]) in small and h["terrain"] in PRODUCING and not h["number"]]
     if not table["stacks"]["tiles"]:
         return []
     return [{"q": h["q"], "r": h["r"], "label": f"Discover the face-down position at "
-             f"({h['q']}, {h['r']})"} for h in table["hexes"] if h["hidden"]]
+             f"{names[(h['q'], h['r'])]}"} for h in table["hexes"] if h["hidden"]]
 
 
 @bp.app_template_global()
 def seafarers_moves(state: dict) -> list[dict]:
-    """Greater Catan once the bag is empty: every main-island chip to every small-island tile
-    still without one (the move_chip event)."""
-    table, scenario = state["table"], SCENARIOS[state["options"]["scenario"]]
-    if not scenario.chip_bag or table["stacks"]["numbers"]:
-        return []
-    cells = scenario.layouts[0].cells
-    small = small_island_cells(scenario.id)
-    sources = [h for h in table["hexes"] if cells.get((h["q"], h["r"])) == "M" and h["number"]]
-    targets = [h for h in table["hexes"] if (h["q"], h["r"]) in small
-               and h["terrain"] in PRODUCING and not h["number"]]
-    return [{"from_q": s["q"], "from_r": s["r"], "q": t["q"], "r": t["r"],
-             "label": f"{s['number']} from the {s['terrain']} at ({s['q']}, {s['r']}) to the "
-                      f"{t['terrain']} at ({t['q']}, {t['r']})"}
-            for t in targets for s in sources]
+    """Greater Catan once the bag is empty: the chip moves the book allows now, in its
+    order of fallbacks (the move_chip event); each with a label in board names."""
+    moves = chip_moves(state)
+    for m in moves:
+        m["label"] = (f"{m['number']} from the {m['from_terrain']} at {m['from_label']} to the "
+                      f"{m['to_terrain']} at {m['to_label']}")
+    return moves
 
 
 @bp.app_template_global()

@@ -25,6 +25,13 @@ OPTION_WORDS = (
     _l("Pips count the dots on the chips of the hexes meeting at a corner."),
     _l("Largest group of one terrain (0: no cap)"),
     _l("Counts gold and the five resource terrains."),
+    _l("Board layout"), _l("The book's layout"), _l("Variable layout (not the book's)"),
+    _l("The book's layout: Four Islands, Oceans and Through the Wasteland as the book's "
+       "diagram shows them (entered once by the owner). Variable layout: the app's own random "
+       "layout, not the book's. Other scenarios are laid at random either way."),
+    _l("Victory target (The Great Crossing: the 1997 book gives no target)"),
+    _l("Only for The Great Crossing, whose section names no target; the other scenarios play "
+       "to the book's."),
     # TRANSLATORS: Seafarers scenario names: the German and French 1997 names were not at
     # hand, so these are our own translations; "share"/"split" are Reavers tie options.
     _l("new shores"), _l("four islands"), _l("oceans"), _l("wasteland"), _l("new world"),

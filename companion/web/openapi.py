@@ -166,7 +166,12 @@ def _paths() -> dict:
         "/api/v1/games": {"get": _op("The games and their options", _ok({
             "type": "object", "required": ["games"]}))},
         "/api/v1/games/{game_id}/setup": {"post": _op(
-            "A seeded setup", {**_ok(JSON_OBJECT), **_errors(400, 404, 413, 415, 422)},
+            "A seeded setup. Seafarers: option layout 'book' (Four Islands, Oceans and Through "
+            "the Wasteland as the owner entered the book's diagram; until then the positions "
+            "with terrain null and layout_entered false) or 'variable' (the app's own, not "
+            "the book's); option target_vp only for The Great Crossing, whose book gives none "
+            "(target_vp null until set); every hex has a short label; pirate and robber with "
+            "pirate_note and robber_note", {**_ok(JSON_OBJECT), **_errors(400, 404, 413, 415, 422)},
             _body(_ref("SetupRequest")), [game])},
         "/api/v1/games/{game_id}/score": {"post": _op(
             "Final scores", {**_ok(_ref("ScoreResponse")), **_errors(400, 404, 413, 415, 422)},
@@ -221,7 +226,9 @@ def _paths() -> dict:
             "get": _op("The box catalogue", {**_ok(JSON_OBJECT), **_errors(404)},
                        params=[game]),
             "put": _op("Replace the box catalogue (owner key as the bearer token; the "
-                       "previous version is kept)",
+                       "previous version is kept. Seafarers: the book's layouts, "
+                       "{\"layouts\": {\"four_islands/3\": {\"hexes\", \"harbours\"}}}, "
+                       "each holding exactly the book's material list)",
                        {**_ok(JSON_OBJECT), **_errors(400, 401, 403, 404, 413, 415)},
                        _body(JSON_OBJECT), [game], True)},
         "/api/v1/catalogue/{game_id}/versions": {"get": _op(

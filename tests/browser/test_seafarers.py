@@ -52,11 +52,13 @@ def shot(page, tmp_path, name, problems: list[str]):
     problems[seen:] = [p for p in problems[seen:] if EMPTY_STYLE_HASH not in p]
 
 
-def create(live_server, scenario, players, seed=3) -> str:
+def create(live_server, scenario, players, seed=3, layout="variable") -> str:
+    """A play; "as shown" scenarios take the app's variable layout unless told otherwise (the
+    book's layout needs the owner to enter it first)."""
     request = urllib.request.Request(
         live_server.url + "/api/v1/plays", method="POST",
         data=json.dumps({"game": "seafarers", "players": players, "seed": seed,
-                         "options": {"scenario": scenario}}).encode(),
+                         "options": {"scenario": scenario, "layout": layout}}).encode(),
         headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request) as response:
         return urlsplit(json.load(response)["edit_url"]).path
@@ -66,7 +68,8 @@ def create(live_server, scenario, players, seed=3) -> str:
 def test_board_page_on_a_phone(live_server, phone, tmp_path, scheme):
     page = phone(color_scheme=scheme)
     problems = watch_console(page)
-    page.goto(live_server.url + "/boards/seafarers?scenario=oceans&players=4&seed=abc")
+    page.goto(live_server.url + "/boards/seafarers?scenario=oceans&players=4&seed=abc"
+              "&layout=variable")
     board = page.get_by_role("img", name="Oceans board")
     expect(board).to_be_visible()
     expect(page.get_by_role("img", name="QR code of this board's link")).to_be_visible()
@@ -153,3 +156,43 @@ def test_race_to_the_target_declares_the_winner(live_server, phone, tmp_path):
     no_sideways_scroll(page)
     assert problems == [], problems
     shot(page, tmp_path, "race-won.png", problems)
+
+
+def test_an_entered_four_islands_layout_is_what_every_later_setup_lays(live_server, phone,
+                                                                       tmp_path):
+    """The owner copies the book's diagram once (test data here: the app's own shuffle); the
+    plays started afterwards, and the board page, lay exactly that layout."""
+    from companion.games.base import make_rng
+    from companion.games.seafarers import GAME
+
+    board = GAME.setup(["A", "B", "C"], GAME.parse_options(
+        {"scenario": "four_islands", "layout": "variable"}), make_rng(11), {})
+    page = phone()
+    problems = watch_console(page)
+    page.goto(live_server.url + "/catalogue/seafarers/layouts")
+    page.get_by_text("The Four Islands, 3 players").click()
+    first = board["hexes"][0]
+    page.locator(f'a[href="#hex-{first["label"]}"]').first.click()   # tap a hex: its row
+    for h in board["hexes"]:
+        where = f"{h['q']}:{h['r']}"
+        page.locator(f'select[name="t:{where}"]').select_option(h["terrain"])
+        if h["number"]:
+            page.locator(f'select[name="n:{where}"]').select_option(str(h["number"]))
+    for h in board["harbours"]:
+        page.locator(f'select[name="h:{h["q"]}:{h["r"]}"]').select_option(str(h["facing"]))
+    page.get_by_role("button", name="Save the book's layout").click()
+    expect(page.locator("#layout-saved")).to_be_visible()
+    shot(page, tmp_path, "layout-entered.png", problems)
+    wanted = {f"{h['q']},{h['r']}": h["terrain"] for h in board["hexes"]}
+    read = """() => Object.fromEntries([...document.querySelectorAll('#setup g.hex, main g.hex')]
+        .map(g => [g.dataset.q + ',' + g.dataset.r, g.classList[1]]))"""
+    for seed in (5, 6):
+        page.goto(live_server.url + create(live_server, "four_islands", ["Ann", "Bo", "Cy"],
+                                           seed=seed, layout="book"))
+        page.locator("#setup-details").evaluate("d => d.open = true")
+        laid = page.evaluate(read)
+        assert {k: v for k, v in laid.items() if k in wanted} == wanted
+        expect(page.get_by_text("The book's layout (as the owner entered it")).to_be_visible()
+    page.goto(live_server.url + "/boards/seafarers?scenario=four_islands&players=3&seed=z")
+    assert {k: v for k, v in page.evaluate(read).items() if k in wanted} == wanted
+    assert problems == []

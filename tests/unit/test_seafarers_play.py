@@ -24,7 +24,8 @@ def body(sheets, scenario="four_islands", **extra):
 
 def new_state(scenario, players=4, seed=1):
     """A play's initial state, made as every new play is (companion.plays.new_state)."""
-    return new_play_state("seafarers", NAMES[:players], {"scenario": scenario}, seed, {})
+    return new_play_state("seafarers", NAMES[:players], {"scenario": scenario,
+                                                         "layout": "variable"}, seed, {})
 
 
 def play(state, kind, **data):
@@ -225,7 +226,8 @@ def test_advance_counts_turns_and_finishes_at_the_target():
 @pytest.mark.parametrize("scenario,players", [("oceans", 4), ("new_world", 3),
                                               ("greater_catan", 4)])
 def test_svg_is_plain_scalable_and_complete(scenario, players):
-    setup = GAME.setup(NAMES[:players], GAME.parse_options({"scenario": scenario}),
+    setup = GAME.setup(NAMES[:players], GAME.parse_options({"scenario": scenario,
+                                                            "layout": "variable"}),
                        random.Random(9), {})
     svg = render(setup)
     root = ET.fromstring(svg)

@@ -16,8 +16,8 @@ from ..base import (
     parse_score_players,
     score_response,
 )
-from . import board, sheets, table
-from .generator import Fairness, GenerationFailed, generate
+from . import board, book, sheets, table
+from .generator import Fairness, GenerationFailed, Search, generate
 from .scenarios import SCENARIOS, Scenario
 
 SCORE_ROWS = {"settlements": 1, "cities": 2, "longest_route": 2, "largest_army": 2,
@@ -27,6 +27,14 @@ FAIRNESS_LABELS = {
     "no_2_12_neighbours": "No 2 and 12 side by side",
     "max_corner_pips": "Most pips around one corner (0: no cap)",
     "max_terrain_cluster": "Largest group of one terrain (0: no cap)",
+}
+
+
+LAYOUT_LABELS = {
+    "book": "The book's layout (as the owner entered it from the rulebook's diagram)",
+    "book_missing": "The book's layout: lay the tiles as in your rulebook's diagram",
+    "variable": "Variable layout (not the book's)",
+    "random": "Laid at random by the app",
 }
 
 
@@ -46,7 +54,22 @@ class SeafarersGame(Game):
                help="Pips count the dots on the chips of the hexes meeting at a corner."),
         Option("max_terrain_cluster", FAIRNESS_LABELS["max_terrain_cluster"], "int", 0,
                maximum=30, help="Counts gold and the five resource terrains."),
+        Option("layout", "Board layout", "choice", "book", ("book", "variable"),
+               choice_labels=(("book", "The book's layout"),
+                              ("variable", "Variable layout (not the book's)")),
+               help="The book's layout: Four Islands, Oceans and Through the Wasteland as "
+                    "the book's diagram shows them (entered once by the owner). Variable "
+                    "layout: the app's own random layout, not the book's. Other scenarios "
+                    "are laid at random either way."),
+        Option("target_vp", "Victory target (The Great Crossing: the 1997 book gives no "
+                            "target)", "int", None, minimum=3, maximum=30,
+               help="Only for The Great Crossing, whose section names no target; the other "
+                    "scenarios play to the book's."),
     )
+    catalogue_help = ("The book's layouts of the scenarios laid out \"as shown\": {\"layouts\": "
+                      "{\"four_islands/3\": {\"hexes\": [{\"q\", \"r\", \"terrain\", "
+                      "\"number\", \"hidden\"}], \"harbours\": [{\"q\", \"r\", "
+                      "\"facing\"}]}}}, each holding exactly the book's material list.")
     sheet_fields = (
         SheetField("settlements", "Settlements on the board", maximum=5),
         SheetField("cities", "Cities on the board", maximum=8),
@@ -68,27 +91,75 @@ class SeafarersGame(Game):
                             "players", "wrong_player_count", 422)
         return layout
 
+    def parse_options(self, options):
+        if isinstance(options, dict) and options.get("target_vp") in (None, ""):
+            options = {k: v for k, v in options.items() if k != "target_vp"}  # not set
+        parsed = super().parse_options(options)
+        scenario = SCENARIOS[parsed["scenario"]]
+        given = parsed.get("target_vp")
+        if given is not None and scenario.target_vp is not None and given != scenario.target_vp:
+            raise RuleError(f"{scenario.name} plays to {scenario.target_vp} by the book; only "
+                            "The Great Crossing, whose book gives no target, takes one from "
+                            "the table.", "options.target_vp")
+        return parsed
+
+    def target(self, scenario: Scenario, options: dict) -> int | None:
+        """The book's target, or the table's for a scenario whose book gives none."""
+        return scenario.target_vp if scenario.target_vp is not None else options.get(
+            "target_vp")
+
     def setup(self, players, options, rng, catalogue) -> dict:
         scenario = self.scenario(options)
         layout = self.layout_for(scenario, len(players))
+        laid = self.lay_board(scenario, layout, len(players), options, rng, catalogue)
+        hexes = laid["hexes"]
+        target = self.target(scenario, options)
+        start_player = rng.choice(players)
+        mode = laid["mode"]
+        return {
+            "scenario": scenario.id, "scenario_name": scenario.name,
+            "target_vp": target, "target_note": target_note(scenario, target),
+            "start_player": start_player,
+            **board.pirate_and_robber(scenario, hexes, rng, bool(layout.tiles.get("desert"))),
+            "layout": options["layout"] if scenario.as_shown else "random",
+            "layout_entered": laid.get("entered"), "layout_label": LAYOUT_LABELS[mode],
+            "hexes": hexes, "harbours": laid["harbours"],
+            "harbours_suggested": scenario.free_harbours,
+            "stacks": laid["stacks"],
+            "balance": board.balance(hexes, laid["search"]),
+            "material": board.material(scenario, layout),
+            "fairness": {name: options[name] for name in FAIRNESS_LABELS},
+            "checklist": board.checklist(scenario, layout, len(players), target, mode),
+            "notes": " ".join(scenario.notes.split()),
+        }
+
+    def lay_board(self, scenario, layout, players, options, rng, catalogue) -> dict:
+        """The board as the chosen layout lays it: the book's (entered by the owner, or only
+        the positions until then) for an "as shown" scenario, else the app's shuffle."""
+        if scenario.as_shown and options["layout"] == "book":
+            entry = book.entered(catalogue, scenario, players)
+            if entry is None:
+                return {"mode": "book_missing", "entered": False, "search": Search(rng),
+                        "hexes": book.frame_only(layout), "harbours": [],
+                        "stacks": {"tiles": [], "numbers": []}}
+            return {"mode": "book", "entered": True, "search": Search(rng),
+                    **book.lay_entered(entry, layout, rng)}
         fairness = Fairness(**{name: options[name] for name in FAIRNESS_LABELS})
         try:
             built = generate(scenario, layout, fairness, rng)
         except GenerationFailed as failed:
             raise unmet(failed) from None
-        hexes = board.hex_rows(built)
-        return {
-            "scenario": scenario.id, "scenario_name": scenario.name,
-            "target_vp": scenario.target_vp, "start_player": rng.choice(players),
-            "hexes": hexes, "harbours": board.harbour_rows(built),
-            "harbours_suggested": scenario.free_harbours,
-            "stacks": {"tiles": built.stack_tiles, "numbers": built.stack_numbers},
-            "balance": board.balance(hexes, built.search),
-            "material": board.material(scenario, layout),
-            "fairness": {name: options[name] for name in FAIRNESS_LABELS},
-            "checklist": board.checklist(scenario, layout, len(players)),
-            "notes": " ".join(scenario.notes.split()),
-        }
+        return {"mode": "variable" if scenario.as_shown else "random", "entered": None,
+                "search": built.search, "hexes": board.hex_rows(built),
+                "harbours": board.harbour_rows(built),
+                "stacks": {"tiles": built.stack_tiles, "numbers": built.stack_numbers}}
+
+    # ---- box catalogue: the book's layouts of the "as shown" scenarios
+    def empty_catalogue(self) -> dict:
+        return book.empty_catalogue()
+
+    def validate_catalogue(self, data) -> dict:
+        return book.validate_catalogue(data)
 
     # ---- scoring
     def score(self, body, catalogue) -> dict:
@@ -99,11 +170,14 @@ class SeafarersGame(Game):
                                       self.max_players)
         self.layout_for(scenario, len(players))
         notes = sheets.check_sheets(scenario, players)
+        target = self.target(scenario, options)
+        if target is None:
+            notes.append(target_note(scenario, None))
         results = [score_player(p["name"], p["sheet"]) for p in players]
         response = score_response(results, notes=notes)
-        reached = [p["name"] for p in response["players"] if p["total"] >= scenario.target_vp]
-        response.update(target_vp=scenario.target_vp, reached_target=reached,
-                        scenario=scenario.id)
+        reached = [p["name"] for p in response["players"]
+                   if target is not None and p["total"] >= target]
+        response.update(target_vp=target, reached_target=reached, scenario=scenario.id)
         return response
 
     # ---- a play
@@ -128,6 +202,17 @@ class SeafarersGame(Game):
         if handler is None:
             return super().apply(state, event)
         return handler(state, event)
+
+
+def target_note(scenario: Scenario, target: int | None) -> str | None:
+    """Said wherever a target shows, for a scenario whose book gives none."""
+    if scenario.target_vp is not None:
+        return None
+    if target is None:
+        return (f"The 1997 book gives no target for {scenario.name}: agree one at the table "
+                "(the victory target option); until then no one wins by reaching it.")
+    return (f"The 1997 book gives no target for {scenario.name}; the table set {target} "
+            "victory points.")
 
 
 def score_player(name: str, sheet: dict) -> dict:

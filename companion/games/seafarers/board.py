@@ -18,13 +18,62 @@ from .scenarios import (
 
 
 def hex_rows(board: Board) -> list[dict]:
-    """Every position in reading order (row by row, west to east)."""
+    """Every position in reading order (row by row, west to east), with its short label."""
+    names = hexgrid.labels(board.terrain)
     rows = []
     for (q, r) in sorted(board.terrain, key=lambda h: (h[1], h[0])):
         terrain = board.terrain[(q, r)]
-        rows.append({"q": q, "r": r, "terrain": terrain, "number": board.numbers.get((q, r)),
-                     "hidden": terrain is None})
+        rows.append({"q": q, "r": r, "label": names[(q, r)], "terrain": terrain,
+                     "number": board.numbers.get((q, r)), "hidden": terrain is None})
     return rows
+
+
+def label_of(hexes: list[dict], q: int, r: int) -> str:
+    """The short label of the hex at (q, r) (older setups without labels get them here)."""
+    for h in hexes:
+        if (h["q"], h["r"]) == (q, r) and h.get("label"):
+            return h["label"]
+    return hexgrid.labels((h["q"], h["r"]) for h in hexes).get((q, r), f"({q}, {r})")
+
+
+def pirate_and_robber(scenario: Scenario, hexes: list[dict], rng,
+                      wasteland: bool = False) -> dict:
+    """Where the pirate ship and the robber start, with sentences saying why.
+
+    The book: "The pirate ship starts on any sea hex": the app suggests one at random. The
+    robber starts on the desert as in the base game; a scenario without the base game's
+    desert gets no place from the book, and the app says so and suggests one."""
+    sea = [h for h in hexes if h["terrain"] == "sea"]
+    pirate = rng.choice(sea) if sea else None
+    out = {"pirate": spot(pirate),
+           "pirate_note": ("The pirate ship starts on any sea hex (the book); the app "
+                           f"suggests {pirate['label']}." if pirate else
+                           "The pirate ship starts on any sea hex (the book): pick one.")}
+    deserts = [h for h in hexes if h["terrain"] == "desert"]
+    if scenario.main_island and deserts:
+        out["robber"] = spot(deserts[0])
+        out["robber_note"] = (f"The robber starts on the main island's desert, "
+                              f"{deserts[0]['label']}, as in the base game.")
+    elif deserts:
+        out["robber"] = spot(deserts[0])
+        out["robber_note"] = (f"The book gives {scenario.name} no starting place for the "
+                              "robber (it has no desert, only wasteland); the app suggests "
+                              f"the wasteland at {deserts[0]['label']}, which yields nothing.")
+    elif wasteland:      # wasteland in the material, its place not known yet
+        out["robber"] = None
+        out["robber_note"] = (f"The book gives {scenario.name} no starting place for the "
+                              "robber (it has no desert, only wasteland); the app suggests a "
+                              "wasteland tile, which yields nothing.")
+    else:
+        out["robber"] = None
+        out["robber_note"] = (f"The book gives {scenario.name} no starting place for the "
+                              "robber (it has no desert); the app suggests keeping it beside "
+                              "the board until the first 7 or knight moves it.")
+    return out
+
+
+def spot(h: dict | None) -> dict | None:
+    return None if h is None else {"q": h["q"], "r": h["r"], "label": h["label"]}
 
 
 def harbour_rows(board: Board) -> list[dict]:
@@ -68,21 +117,46 @@ def balance(hexes: list[dict], search: Search) -> dict:
             best, best_corner = total, sorted(c for c in corner if c in by_hex)
     return {"pips": pips,
             "busiest_corner": {"pips": best, "hexes": [
-                {"q": q, "r": r, "terrain": by_hex[(q, r)]["terrain"],
+                {"q": q, "r": r, "label": by_hex[(q, r)].get("label"),
+                 "terrain": by_hex[(q, r)]["terrain"],
                  "number": by_hex[(q, r)]["number"]} for q, r in best_corner]},
             "tries": search.tries, "steps": search.steps}
 
 
-def checklist(scenario: Scenario, layout: Layout, players: int) -> list[str]:
+def target_sentence(scenario: Scenario, target: int | None) -> str:
+    if scenario.target_vp is not None:
+        return f"play to {target} victory points"
+    if target is None:
+        return "the 1997 book gives no target: agree one at the table"
+    return f"play to {target} victory points (the table's choice: the 1997 book gives no target)"
+
+
+LAY_OUT = {
+    "book": "Lay the tiles and number chips as drawn: the book's layout, as the owner entered "
+            "it. Shuffle the harbour pieces face down and place them on the marked spots in a "
+            "random order (the drawing shows one such deal), each facing the coast it serves.",
+    "book_missing": "Lay the tiles and number chips as in your rulebook's diagram: the app does "
+                    "not have the book's layout (the owner can enter it once with the box "
+                    "data). The material list says what goes on the board; put the harbour "
+                    "pieces, shuffled face down, on the spots the diagram shows.",
+    "variable": "Variable layout (not the book's): lay the tiles and number chips as drawn "
+                "here; put the harbour markers on the marked sea hexes, each facing the coast "
+                "it serves.",
+    "random": "Lay the tiles and number chips as drawn here; put the harbour markers on the "
+              "marked sea hexes, each facing the coast it serves.",
+}
+
+
+def checklist(scenario: Scenario, layout: Layout, players: int,
+              target: int | None = None, mode: str = "random") -> list[str]:
     """What to lay out on the table, in sentences."""
-    items = [f"{scenario.name} for {players} players: play to {scenario.target_vp} victory "
-             "points."]
+    target = scenario.target_vp if target is None else target
+    items = [f"{scenario.name} for {players} players: {target_sentence(scenario, target)}."]
     if scenario.main_island:
-        items.append("Lay the base game's main island as shown, ringed by plain sea tiles "
+        items.append("Lay the base game's main island as drawn, ringed by plain sea tiles "
                      "(not the ones with printed harbours).")
-    items.append("Lay the tiles and number chips as shown; put the harbour markers on the "
-                 "marked sea hexes, each facing the coast it serves.")
-    if layout.hidden_tiles:
+    items.append(LAY_OUT[mode])
+    if layout.hidden_tiles and mode != "book_missing":
         items.append("Leave the ? spaces empty. Stack the face-down tiles and the face-down "
                      "chips in the order given; reveal the top tile (and, for land, the top "
                      "chip) when a ship or road reaches a ? space.")
@@ -90,9 +164,12 @@ def checklist(scenario: Scenario, layout: Layout, players: int) -> list[str]:
         chips = ", ".join(map(str, sorted(layout.chips)))
         items.append(f"Put the second set's chips {chips} in a bag; a small-island tile gets "
                      "the next chip when a ship or road first reaches it.")
+    if scenario.start_on_main_island:
+        items.append("Every player founds both start settlements on the main island.")
     if scenario.free_harbours:
-        items.append("The harbours shown are a suggestion: by the rules each player in turn "
-                     "places one next to a land tile of their choice.")
+        items.append("The harbours shown are a suggestion: by the rules the harbours are "
+                     "shuffled face down and, beginning with the oldest player, each player in "
+                     "turn places one next to a land tile of their choice.")
     if scenario.special_vp:
         items.append(f"Special victory points: {scenario.special_vp}")
     return items

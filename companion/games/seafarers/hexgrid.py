@@ -95,3 +95,20 @@ def parse_art(rows: Iterable[str]) -> dict[Hex, str]:
                 raise ValueError(f"symbol {symbol!r} at row {r} column {c} is off the grid")
             cells[((c - r - shift) // 2, r)] = symbol
     return cells
+
+
+def labels(cells: Iterable[Hex]) -> dict[Hex, str]:
+    """Short names printed on the board: a letter per row from the top (A, B, ...) and a
+    number per hex from the west within that row (A1, A2, ...), e.g. "C4"."""
+    cells = sorted(set(cells), key=lambda h: (h[1], h[0]))
+    rows = sorted({r for _, r in cells})
+    out, count = {}, {}
+    for q, r in cells:
+        count[r] = count.get(r, 0) + 1
+        out[(q, r)] = f"{row_letter(rows.index(r))}{count[r]}"
+    return out
+
+
+def row_letter(index: int) -> str:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return letters[index] if index < len(letters) else f"Z{index - len(letters) + 1}"

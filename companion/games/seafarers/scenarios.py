@@ -94,7 +94,7 @@ class Layout:
 class Scenario:
     id: str
     name: str
-    target_vp: int
+    target_vp: int | None          # None: the book gives no target (the table sets one)
     layouts: tuple[Layout, ...]
     notes: str
     main_island: bool = False      # the base game's main island ('M' symbols) is on the board
@@ -105,6 +105,7 @@ class Scenario:
     special_vp_rule: str = "none"  # what the special VP can add up to (sheets.SPECIAL_VP)
     cities_per_player: int = 4     # the base box's 4; Greater Catan hands out 8
     as_shown: bool = False         # the book lays the board "as shown" in its diagram
+    start_on_main_island: bool = False   # both start settlements "on the main island"
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -194,6 +195,7 @@ def oceans() -> Scenario:
     """
     return Scenario(
         "oceans", "Oceans", 12, notes=oceans.__doc__, as_shown=True,
+        start_on_main_island=True,
         layouts=(
             Layout((3,), (
                 " L L 3 ? ?",
@@ -292,7 +294,7 @@ def new_world() -> Scenario:
 
 
 def great_crossing() -> Scenario:
-    """The Great Crossing (4 players, 12 VP).
+    """The Great Crossing (4 players; the 1997 book gives no victory target).
 
     Rulebook: two lands, Catan and Transcatan; both start settlements on one of them (the
     home island); special VP for trade lines of ships between the two lands. 17 sea,
@@ -302,7 +304,7 @@ def great_crossing() -> Scenario:
     on each land.
     """
     return Scenario(
-        "great_crossing", "The Great Crossing", 12, notes=great_crossing.__doc__,
+        "great_crossing", "The Great Crossing", None, notes=great_crossing.__doc__,
         special_vp="1 VP for each trade line between Catan and Transcatan you win.",
         special_vp_rule="trade_lines",
         layouts=(Layout((4,), (
@@ -330,7 +332,7 @@ def greater_catan() -> Scenario:
     """
     return Scenario(
         "greater_catan", "Greater Catan", 18, notes=greater_catan.__doc__, main_island=True,
-        chip_bag=True, cities_per_player=8,
+        chip_bag=True, cities_per_player=8, start_on_main_island=True,
         layouts=(Layout((4,), (
             "   L L 3 ~ 5 ~ ~ ~ L L",
             "  ~ L ~ ~ M M M ~ 0 L ~",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from .hexgrid import pixel, step
+from .hexgrid import labels, pixel, step
 from .scenarios import PIPS, RED, RESOURCE_OF
 
 SIZE = 40.0
@@ -36,7 +36,9 @@ def render(setup: dict, title: str | None = None, overlay: str = "") -> str:
              f'{width:.1f} {height:.1f}" width="100%" role="img" '
              f'aria-label="{escape(name)}" {FONT}>',
              f"<title>{escape(name)}</title>"]
-    parts += [hex_shape(h) for h in hexes]
+    names = labels((h["q"], h["r"]) for h in hexes)
+    parts += [hex_shape({**h, "label": h.get("label") or names[(h["q"], h["r"])]})
+              for h in hexes]
     parts += [harbour_badge(h) for h in setup.get("harbours", [])]
     if overlay:
         parts.append(overlay)
@@ -74,7 +76,10 @@ def polygon(centre: tuple[float, float], scale: float = 0.97) -> str:
 def describe(h: dict) -> str:
     if h.get("hidden"):
         return "face-down position"
-    words = [h.get("terrain") or "unknown"]
+    if h.get("terrain") is None:
+        return "tile as in your rulebook's diagram"
+    words = [LABELS.get(h["terrain"], h["terrain"]) if h["terrain"] == "desert"
+             else h["terrain"]]
     if h.get("number"):
         words.append(str(h["number"]))
     return " ".join(words)
@@ -85,7 +90,7 @@ def hex_shape(h: dict) -> str:
     terrain = None if h.get("hidden") else h.get("terrain")
     kind = "hidden" if h.get("hidden") else (terrain or "unknown")
     out = [f'<g class="hex {kind}" data-q="{h["q"]}" data-r="{h["r"]}">'
-           f"<title>{escape(describe(h))} ({h['q']}, {h['r']})</title>",
+           f"<title>{escape(h['label'])}: {escape(describe(h))}</title>",
            f'<polygon points="{polygon(centre)}" fill="{COLOURS.get(terrain, "#ccc")}" '
            f'stroke="#ffffff" stroke-width="1.5"/>']
     cx, cy = centre
@@ -93,12 +98,15 @@ def hex_shape(h: dict) -> str:
     if h.get("hidden"):
         out.append(text(cx, cy + 10, "?", 30, "#3c4750", bold=True))
     elif terrain in SYMBOLS:
-        out.append(SYMBOLS[terrain](cx, cy - 22, 0.85) if has_chip
+        out.append(SYMBOLS[terrain](cx, cy - 21, 0.85) if has_chip
                    else SYMBOLS[terrain](cx, cy - 2, 1.35))
     if terrain in LABELS:
         out.append(text(cx, cy + 32, LABELS[terrain], 7.5, INK.get(terrain, "#1d252b")))
     if has_chip:
         out.append(chip(cx, cy + 5, h["number"]))
+    out.append(f'<text class="hex-label" x="{cx:.1f}" y="{cy - 30.5:.1f}" font-size="6.5" '
+               f'fill="{INK.get(terrain, "#1d252b")}" text-anchor="middle" '
+               f'font-weight="bold">{escape(h["label"])}</text>')
     out.append("</g>")
     return "".join(out)
 

@@ -17,7 +17,15 @@ from typing import Any
 
 from ..base import RuleError, check_object
 from . import hexgrid
+from .board import label_of
 from .scenarios import PRODUCING, RED, RESOURCE_OF, SCENARIOS
+
+# What a terrain is called on the table: the 1997 book's wasteland is the API's "desert".
+TERRAIN_WORDS = {"desert": "wasteland"}
+
+
+def terrain_word(terrain: str | None) -> str:
+    return TERRAIN_WORDS.get(terrain, terrain or "unknown")
 
 COORD_LIMIT = 100
 
@@ -46,8 +54,10 @@ def event_data(event: dict, names: tuple[str, ...]) -> dict:
 def find_hex(table: dict, q: int, r: int, field: str = "data.q") -> dict:
     for h in table["hexes"]:
         if (h["q"], h["r"]) == (q, r):
+            if not h.get("label"):
+                h["label"] = label_of(table["hexes"], q, r)
             return h
-    raise RuleError(f"There is no board position at ({q}, {r}).", field, "unknown_position", 422)
+    raise RuleError("There is no such position on the board.", field, "unknown_position", 422)
 
 
 def discover(state: dict, event: dict) -> dict:
@@ -59,7 +69,7 @@ def discover(state: dict, event: dict) -> dict:
         draw_from_bag(table, scenario, spot)
         return state
     if not spot["hidden"]:
-        raise RuleError(f"({spot['q']}, {spot['r']}) is not a face-down position.", "data.q",
+        raise RuleError(f"{spot['label']} is not a face-down position.", "data.q",
                         "not_hidden", 422)
     stacks = table["stacks"]
     if not stacks["tiles"]:
@@ -72,21 +82,21 @@ def discover(state: dict, event: dict) -> dict:
 
 
 def discovery_sentence(spot: dict) -> str:
-    where = f"({spot['q']}, {spot['r']})"
+    where, word = spot["label"], terrain_word(spot["terrain"])
     if spot["terrain"] == "sea":
         return f"Discovered sea at {where}."
     if spot["number"] is None:
-        return f"Discovered {spot['terrain']} at {where}."
+        return f"Discovered {word} at {where}."
     resource = RESOURCE_OF[spot["terrain"]]
     prize = "a resource of their choice" if resource == "gold" else f"one {resource}"
-    return (f"Discovered {spot['terrain']} with a {spot['number']} at {where}: the discoverer "
+    return (f"Discovered {word} with a {spot['number']} at {where}: the discoverer "
             f"takes {prize} at once.")
 
 
 def small_island_tile(scenario, spot: dict, field: str) -> None:
     """A Greater Catan small-island tile that can still take a chip."""
     cells = scenario.layouts[0].cells
-    where = f"({spot['q']}, {spot['r']})"
+    where = spot["label"]
     if cells.get((spot["q"], spot["r"])) != "L" or spot["terrain"] not in PRODUCING:
         raise RuleError(f"{where} is not a small-island land tile.", field, "not_small_island",
                         422)
@@ -102,10 +112,15 @@ def draw_from_bag(table: dict, scenario, spot: dict) -> None:
                         "(event move_chip).", "data.q", "bag_empty", 422)
     spot["number"] = bag.pop(0)
     table["notices"].append(f"Drew a {spot['number']} from the bag for the "
-                            f"{spot['terrain']} at ({spot['q']}, {spot['r']}).")
+                            f"{terrain_word(spot['terrain'])} at {spot['label']}.")
 
 
 def move_chip(state: dict, event: dict) -> dict:
+    """Greater Catan, once the bag is empty: a chip moves from the main island to a small
+    island. Of the book's rules a-c the app can judge c ("Red chips must not lie next to each
+    other on small islands"), which is broken last: a move breaking it is refused while
+    another move keeps it. Rules a and b depend on where settlements stand, which the
+    players check (see ``chip_moves``)."""
     data = event_data(event, ("from_q", "from_r", "q", "r"))
     scenario = SCENARIOS[state["options"]["scenario"]]
     if not scenario.chip_bag:
@@ -117,16 +132,44 @@ def move_chip(state: dict, event: dict) -> dict:
     source = find_hex(table, data["from_q"], data["from_r"], "data.from_q")
     target = find_hex(table, data["q"], data["r"])
     if scenario.layouts[0].cells.get((source["q"], source["r"])) != "M" or not source["number"]:
-        raise RuleError(f"({source['q']}, {source['r']}) is not a main-island tile with a chip.",
+        raise RuleError(f"{source['label']} is not a main-island tile with a chip.",
                         "data.from_q", "not_main_island", 422)
     small_island_tile(scenario, target, "data.q")
+    breaks_c = source["number"] in RED and red_neighbour(table, target)
+    if breaks_c and any(not m["breaks_c"] for m in chip_moves(state)):
+        raise RuleError(f"A red {source['number']} at {target['label']} would lie next to "
+                        "another red chip on the small islands (rule c); move another chip "
+                        "first: rule c gives way only when no other chip can move.",
+                        "data.q", "red_chips_touch", 422)
     target["number"], source["number"] = source["number"], None
-    table["notices"].append(f"Moved the {target['number']} from ({source['q']}, {source['r']}) "
-                            f"to ({target['q']}, {target['r']}).")
-    if target["number"] in RED and red_neighbour(table, target):
-        table["notices"].append("Two red chips now touch on the small islands: allowed only "
-                                "when no other chip could be moved (rule c).")
+    table["notices"].append(f"Moved the {target['number']} from {source['label']} "
+                            f"to {target['label']}.")
+    if breaks_c:
+        table["notices"].append("Two red chips now touch on the small islands: rule c gave "
+                                "way, as no other chip could move.")
     return state
+
+
+def chip_moves(state: dict) -> list[dict]:
+    """Every move the book allows now, in its order of fallbacks: the moves keeping rule c
+    first; only when there are none, the moves that break it (marked ``breaks_c``). Each
+    move: from_q, from_r, q, r, number, the two hexes' labels and terrains."""
+    table, scenario = state["table"], SCENARIOS[state["options"]["scenario"]]
+    if not scenario.chip_bag or table["stacks"]["numbers"]:
+        return []
+    cells = scenario.layouts[0].cells
+    names = hexgrid.labels((h["q"], h["r"]) for h in table["hexes"])
+    sources = [h for h in table["hexes"] if cells.get((h["q"], h["r"])) == "M" and h["number"]]
+    targets = [h for h in table["hexes"] if cells.get((h["q"], h["r"])) == "L"
+               and h["terrain"] in PRODUCING and not h["number"]]
+    moves = [{"from_q": s["q"], "from_r": s["r"], "q": t["q"], "r": t["r"],
+              "number": s["number"], "from_label": names[(s["q"], s["r"])],
+              "to_label": names[(t["q"], t["r"])], "from_terrain": terrain_word(s["terrain"]),
+              "to_terrain": terrain_word(t["terrain"]),
+              "breaks_c": s["number"] in RED and red_neighbour(table, t)}
+             for t in targets for s in sources]
+    keeping = [m for m in moves if not m["breaks_c"]]
+    return keeping or moves
 
 
 def red_neighbour(table: dict, spot: dict) -> bool:

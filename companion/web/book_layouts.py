@@ -1,0 +1,135 @@
+"""The owner enters the book's layout of a Seafarers "as shown" scenario, once.
+
+The editor draws the scenario's positions (the app's frame and one ring around it, so a book
+diagram of another shape still fits) with a short label on every hex; tapping a hex jumps to
+its row of the form (terrain, number chip, harbour spot). Saving replaces that layout in the
+Seafarers box data (the catalogue) through the same validation as the API's PUT, so the
+layout holds exactly the book's material list; every later setup lays it.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request, url_for
+from markupsafe import Markup
+
+from ..games.base import RuleError
+from ..games.seafarers import book, hexgrid, svg
+from ..games.seafarers.scenarios import NUMBERS, SCENARIOS, TERRAINS
+from . import service
+
+bp = Blueprint("book_layouts", __name__)
+TERRAIN_NAMES = {"sea": "sea", "desert": "wasteland", "gold": "gold", "fields": "fields (grain)",
+                 "hills": "hills (brick)", "mountains": "mountains (ore)",
+                 "pasture": "pasture (wool)", "forest": "forest (lumber)"}
+FACINGS = ("east", "north-east", "north-west", "west", "south-west", "south-east")
+
+
+def owner_refusal() -> int | None:
+    """None when this request may write box data, else the status to answer. The owner key
+    comes with the box-data work (companion/owner.py); until it is there, box data is open
+    to every phone, as the other box-data pages are."""
+    try:
+        from ..owner import is_owner, presented_key
+    except ImportError:
+        return None
+    if is_owner(request):
+        return None
+    return 403 if presented_key(request) else 401
+
+
+def parse_key(key: str):
+    if key not in book.book_keys():
+        abort(404)
+    scenario_id, players = key.split("/")
+    scenario = SCENARIOS[scenario_id]
+    return scenario, int(players), scenario.layout(int(players))
+
+
+def grid(layout) -> list[tuple[int, int]]:
+    """The editor's positions: the frame and the ring around it, in reading order."""
+    cells = set(layout.cells)
+    cells |= {n for h in layout.cells for n in hexgrid.neighbours(h)}
+    return sorted(cells, key=lambda h: (h[1], h[0]))
+
+
+def rows_from(entry: dict | None, positions: list) -> list[dict]:
+    """One form row per position, filled from an entered (or just posted) layout."""
+    names = hexgrid.labels(positions)
+    by_hex = {(h["q"], h["r"]): h for h in (entry or {}).get("hexes", [])}
+    spots = {(h["q"], h["r"]): h["facing"] for h in (entry or {}).get("harbours", [])}
+    out = []
+    for q, r in positions:
+        h = by_hex.get((q, r))
+        terrain = "" if h is None else ("hidden" if h.get("hidden") else h["terrain"])
+        out.append({"q": q, "r": r, "label": names[(q, r)], "terrain": terrain,
+                    "number": "" if h is None or h.get("number") is None else h["number"],
+                    "facing": spots.get((q, r), "")})
+    return out
+
+
+def entry_from_form(form, positions: list) -> dict:
+    """The layout a posted form describes (validation comes after, in the catalogue)."""
+    hexes, harbours = [], []
+    for q, r in positions:
+        terrain = form.get(f"t:{q}:{r}", "")
+        if not terrain:
+            continue
+        number = form.get(f"n:{q}:{r}", "")
+        if terrain == "hidden":
+            hexes.append({"q": q, "r": r, "hidden": True})
+        else:
+            hexes.append({"q": q, "r": r, "terrain": terrain,
+                          "number": int(number) if number.isdigit() else None})
+        facing = form.get(f"h:{q}:{r}", "")
+        if facing.isdigit():
+            harbours.append({"q": q, "r": r, "facing": int(facing)})
+    return {"hexes": hexes, "harbours": harbours}
+
+
+def drawing(rows: list[dict], key: str) -> Markup:
+    """The editor's board: every position drawn (grey until entered) with tap targets."""
+    hexes = [{"q": x["q"], "r": x["r"], "label": x["label"],
+              "terrain": x["terrain"] if x["terrain"] in TERRAINS else None,
+              "number": x["number"] or None, "hidden": x["terrain"] == "hidden"} for x in rows]
+    overlay = "".join(
+        f'<a href="#hex-{x["label"]}" aria-label="{x["label"]}">'
+        f'<rect x="{b[0]}" y="{b[1]}" width="{b[2]}" height="{b[3]}" fill="transparent"/></a>'
+        for x in rows for b in [svg.hex_box(x["q"], x["r"])])
+    return Markup(svg.render({"hexes": hexes, "harbours": []}, title=f"Layout {key}",
+                             overlay=overlay))
+
+
+@bp.get("/catalogue/seafarers/layouts")
+def index():
+    stored = service().catalogue("seafarers").get("layouts", {})
+    items = [{"key": k, "name": SCENARIOS[k.split("/")[0]].name, "players": k.split("/")[1],
+              "entered": k in stored} for k in book.book_keys()]
+    return render_template("catalogue/seafarers_layouts.html", items=items)
+
+
+@bp.route("/catalogue/seafarers/layouts/<scenario_id>/<int:players>", methods=["GET", "POST"])
+def edit(scenario_id: str, players: int):
+    key = f"{scenario_id}/{players}"
+    scenario, players, layout = parse_key(key)
+    positions = grid(layout)
+    stored = service().catalogue("seafarers")
+    entry, error, saved, status = stored.get("layouts", {}).get(key), None, False, 200
+    if request.method == "POST":
+        refused = owner_refusal()
+        entry = entry_from_form(request.form, positions)
+        if refused:
+            error, status = RuleError("Only the owner can change the box data: open the owner "
+                                      "link on this phone first.", None, "owner_only",
+                                      refused), refused
+        else:
+            try:
+                layouts = {**stored.get("layouts", {}), key: entry}
+                service().put_catalogue("seafarers", {**stored, "layouts": layouts})
+                saved = True
+            except RuleError as err:
+                error, status = err, err.status
+    rows = rows_from(entry, positions)
+    return render_template(
+        "catalogue/seafarers_layout.html", key=key, scenario=scenario, players=players,
+        layout=layout, rows=rows, board=drawing(rows, key), error=error, saved=saved,
+        terrains=TERRAIN_NAMES, numbers=NUMBERS, facings=FACINGS,
+        action=url_for("book_layouts.edit", scenario_id=scenario.id, players=players)), status

@@ -1,0 +1,62 @@
+"""The owner enters the book's layout of an "as shown" scenario once; setups then lay it."""
+from __future__ import annotations
+
+from companion.games.base import make_rng
+from companion.games.seafarers import GAME
+from companion.web.book_layouts import grid
+
+PLAYERS = ["Ann", "Bo", "Cy"]
+
+
+def variable_board():
+    """Test data in the shape of a layout (the app's own shuffle, not the book's diagram)."""
+    options = GAME.parse_options({"scenario": "four_islands", "layout": "variable"})
+    return GAME.setup(PLAYERS, options, make_rng(11), {})
+
+
+def form_for(board) -> dict:
+    form = {}
+    for h in board["hexes"]:
+        form[f"t:{h['q']}:{h['r']}"] = h["terrain"]
+        if h["number"]:
+            form[f"n:{h['q']}:{h['r']}"] = str(h["number"])
+    for h in board["harbours"]:
+        form[f"h:{h['q']}:{h['r']}"] = str(h["facing"])
+    return form
+
+
+def test_the_editor_saves_a_layout_that_every_later_setup_lays(client):
+    page = client.get("/catalogue/seafarers/layouts/four_islands/3")
+    assert page.status_code == 200 and b"the book's layout" in page.data
+    assert b"Not entered yet" in client.get("/catalogue/seafarers/layouts").data
+    before = client.post("/api/v1/games/seafarers/setup", json={
+        "players": PLAYERS, "options": {"scenario": "four_islands"}, "seed": 1}).get_json()
+    assert before["setup"]["layout_entered"] is False
+    board = variable_board()
+    saved = client.post("/catalogue/seafarers/layouts/four_islands/3", data=form_for(board))
+    assert saved.status_code == 200 and b"layout-saved" in saved.data
+    wanted = {(h["q"], h["r"]): (h["terrain"], h["number"]) for h in board["hexes"]}
+    for seed in (1, 2):
+        after = client.post("/api/v1/games/seafarers/setup", json={
+            "players": PLAYERS, "options": {"scenario": "four_islands"}, "seed": seed})
+        laid = after.get_json()["setup"]
+        assert laid["layout_entered"] is True
+        assert {(h["q"], h["r"]): (h["terrain"], h["number"]) for h in laid["hexes"]} == wanted
+    exported = client.get("/catalogue/seafarers/export.json").get_json()
+    assert "four_islands/3" in exported["layouts"]
+    assert GAME.validate_catalogue(exported) == exported   # exported as it is imported
+
+
+def test_a_layout_off_the_books_material_is_refused_naming_the_count(client):
+    form = form_for(variable_board())
+    sea = next(k for k, v in form.items() if k.startswith("t:") and v == "sea")
+    del form[sea]
+    refused = client.post("/catalogue/seafarers/layouts/four_islands/3", data=form)
+    assert refused.status_code == 400 and b"lists 17 sea tiles" in refused.data
+    assert client.get("/catalogue/seafarers/layouts/new_world/3").status_code == 404
+
+
+def test_the_editor_offers_the_frame_and_a_ring_around_it():
+    layout = GAME.scenario({"scenario": "oceans"}).layout(4)
+    positions = grid(layout)
+    assert set(layout.cells) < set(positions)
