@@ -55,13 +55,13 @@ def current(app, play):
 
 def test_many_writers_many_adds_all_count_and_none_conflicts(backend_app):  # noqa: F811
     play = new_play(backend_app.test_client())
-    jobs = [tapper(backend_app, play, ("Ann", "Bo")[i % 2], "enemy_ships", TAPS)
+    jobs = [tapper(backend_app, play, ("Ann", "Bo")[i % 2], "archer_tiles", TAPS)
             for i in range(WRITERS)]
     statuses = run_all(jobs)
     assert statuses == Counter({200: WRITERS * TAPS})
     state = current(backend_app, play)
     assert state["version"] == WRITERS * TAPS
-    assert state["sheets"]["Ann"]["enemy_ships"] == state["sheets"]["Bo"]["enemy_ships"] \
+    assert state["sheets"]["Ann"]["archer_tiles"] == state["sheets"]["Bo"]["archer_tiles"] \
         == WRITERS * TAPS // 2
 
 
@@ -71,14 +71,14 @@ def test_undo_without_a_version_racing_writes_never_conflicts(backend_app):  # n
     auth = {"Authorization": f"Bearer {play['edit_token']}"}
     for _ in range(10):
         client.post(f"/api/v1/plays/{play['id']}/events", headers=auth, json={
-            "type": "sheet", "data": {"player": "Ann", "add": {"viking_deaths": 1}}})
+            "type": "sheet", "data": {"player": "Ann", "add": {"archer_tiles": 1}}})
 
     def undoer():
         mine = backend_app.test_client()
         return [mine.post(f"/api/v1/plays/{play['id']}/undo", headers=auth).status_code
                 for _ in range(8)]
 
-    jobs = [tapper(backend_app, play, "Bo", "enemy_ships", TAPS) for _ in range(3)] + [undoer]
+    jobs = [tapper(backend_app, play, "Bo", "archer_tiles", TAPS) for _ in range(3)] + [undoer]
     statuses = run_all(jobs)
     assert statuses == Counter({200: 3 * TAPS + 8})
     state = current(backend_app, play)
