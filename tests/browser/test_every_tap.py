@@ -22,11 +22,13 @@ pytestmark = pytest.mark.browser
 # Per game: players, options, and a number field on the score sheet that may grow past 80.
 TABLES = {
     "shipwrights": (["Ann", "Bo"], {}, "gold"),
-    "explorers": (["Ann", "Bo"], {}, "enemy_ships"),
+    "explorers": (["Ann", "Bo"], {}, "archer_tiles"),   # 12 enemy ships in all: capped
     "knarr": (["Ann", "Bo"], {}, "vp"),
     "reavers": (["Ann", "Bo"], {}, "glory"),
     "seafarers": (["Ann", "Bo", "Cy"], {"scenario": "new_shores"}, "settlements"),
 }
+# What a sheet holds first, so that the field above shows (the Archer's row: his keeper only).
+FIRST = {"explorers": {"captain": "Archer"}}
 # A second number field per game, for typing while another phone taps.
 TYPED = {"shipwrights": "workers", "explorers": "viking_deaths", "knarr": "vp",
          "reavers": "favor", "seafarers": "cities"}
@@ -47,6 +49,10 @@ def new_play(server, game):
     play = api(server, "POST", "/api/v1/plays",
                {"game": game, "players": players, "options": options, "seed": 7})
     play["path"] = urlsplit(play["edit_url"]).path
+    if game in FIRST:
+        api(server, "POST", f"/api/v1/plays/{play['id']}/events",
+            {"type": "sheet", "data": {"player": players[0], "fields": FIRST[game]}},
+            play["edit_token"])
     return play
 
 
