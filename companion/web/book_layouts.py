@@ -14,6 +14,7 @@ from markupsafe import Markup
 from ..games.base import RuleError
 from ..games.seafarers import book, hexgrid, svg
 from ..games.seafarers.scenarios import NUMBERS, SCENARIOS, TERRAINS
+from ..owner import require_owner
 from . import service
 
 bp = Blueprint("book_layouts", __name__)
@@ -23,17 +24,15 @@ TERRAIN_NAMES = {"sea": "sea", "desert": "wasteland", "gold": "gold", "fields": 
 FACINGS = ("east", "north-east", "north-west", "west", "south-west", "south-east")
 
 
-def owner_refusal() -> int | None:
-    """None when this request may write box data, else the status to answer. The owner key
-    comes with the box-data work (companion/owner.py); until it is there, box data is open
-    to every phone, as the other box-data pages are."""
+def owner_refusal() -> RuleError | None:
+    """None when this request carries the owner key, else the refusal to show (401 without a
+    key, 403 with a wrong one), in the words of the page rather than the API's."""
     try:
-        from ..owner import is_owner, presented_key
-    except ImportError:
-        return None
-    if is_owner(request):
-        return None
-    return 403 if presented_key(request) else 401
+        require_owner(request)
+    except RuleError as err:
+        return RuleError("Only the owner's phone can change the book's layouts: open the owner "
+                         "link the server shows when it starts.", None, err.code, err.status)
+    return None
 
 
 def parse_key(key: str):
@@ -117,13 +116,13 @@ def edit(scenario_id: str, players: int):
         refused = owner_refusal()
         entry = entry_from_form(request.form, positions)
         if refused:
-            error, status = RuleError("Only the owner can change the box data: open the owner "
-                                      "link on this phone first.", None, "owner_only",
-                                      refused), refused
+            error, status = refused, refused.status
         else:
             try:
                 layouts = {**stored.get("layouts", {}), key: entry}
-                service().put_catalogue("seafarers", {**stored, "layouts": layouts})
+                service().put_catalogue("seafarers", {**stored, "layouts": layouts},
+                                        f"the book's layout of {scenario.name}, "
+                                        f"{players} players, entered")
                 saved = True
             except RuleError as err:
                 error, status = err, err.status

@@ -164,12 +164,15 @@ def test_an_entered_four_islands_layout_is_what_every_later_setup_lays(live_serv
     plays started afterwards, and the board page, lay exactly that layout."""
     from companion.games.base import make_rng
     from companion.games.seafarers import GAME
+    from companion.owner import owner_key
 
     board = GAME.setup(["A", "B", "C"], GAME.parse_options(
         {"scenario": "four_islands", "layout": "variable"}), make_rng(11), {})
     page = phone()
     problems = watch_console(page)
-    page.goto(live_server.url + "/catalogue/seafarers/layouts")
+    page.goto(f"{live_server.url}/owner/{owner_key(live_server.app)}")   # the owner's phone
+    page.goto(live_server.url + "/catalogue/seafarers")                 # its box data
+    page.get_by_role("link", name="Enter the book's layouts").click()
     page.get_by_text("The Four Islands, 3 players").click()
     first = board["hexes"][0]
     page.locator(f'a[href="#hex-{first["label"]}"]').first.click()   # tap a hex: its row

@@ -4,6 +4,7 @@ from __future__ import annotations
 from companion.games.base import make_rng
 from companion.games.seafarers import GAME
 from companion.web.book_layouts import grid
+from tests.conftest import as_owner, owner_headers
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 
@@ -25,7 +26,8 @@ def form_for(board) -> dict:
     return form
 
 
-def test_the_editor_saves_a_layout_that_every_later_setup_lays(client):
+def test_the_editor_saves_a_layout_that_every_later_setup_lays(owner_client):
+    client = owner_client
     page = client.get("/catalogue/seafarers/layouts/four_islands/3")
     assert page.status_code == 200 and b"the book's layout" in page.data
     assert b"Not entered yet" in client.get("/catalogue/seafarers/layouts").data
@@ -47,13 +49,34 @@ def test_the_editor_saves_a_layout_that_every_later_setup_lays(client):
     assert GAME.validate_catalogue(exported) == exported   # exported as it is imported
 
 
-def test_a_layout_off_the_books_material_is_refused_naming_the_count(client):
+def test_a_layout_off_the_books_material_is_refused_naming_the_count(owner_client):
+    client = owner_client
     form = form_for(variable_board())
     sea = next(k for k, v in form.items() if k.startswith("t:") and v == "sea")
     del form[sea]
     refused = client.post("/catalogue/seafarers/layouts/four_islands/3", data=form)
     assert refused.status_code == 400 and b"lists 17 sea tiles" in refused.data
     assert client.get("/catalogue/seafarers/layouts/new_world/3").status_code == 404
+
+
+def test_only_the_owner_key_saves_a_layout(app, client):
+    """Box data is the owner's (companion/owner.py): without the key a save is refused with 401,
+    with a wrong key 403, and nothing is written; the owner's cookie or bearer key saves."""
+    form = form_for(variable_board())
+    url = "/catalogue/seafarers/layouts/four_islands/3"
+    page = client.get(url)
+    assert page.status_code == 200 and b'id="read-only"' in page.data
+    assert b"Save the book's layout" not in page.data
+    refused = client.post(url, data=form)
+    assert refused.status_code == 401 and b'id="layout-error"' in refused.data
+    assert b"layout-saved" not in refused.data
+    wrong = client.post(url, data=form, headers={"Authorization": "Bearer not-the-key"})
+    assert wrong.status_code == 403
+    assert not client.get("/catalogue/seafarers/export.json").get_json().get("layouts")
+    saved = client.post(url, data=form, headers=owner_headers(app))
+    assert saved.status_code == 200 and b"layout-saved" in saved.data
+    assert "four_islands/3" in client.get("/catalogue/seafarers/export.json").get_json()["layouts"]
+    assert b"Entered" in as_owner(app.test_client()).get("/catalogue/seafarers/layouts").data
 
 
 def test_the_editor_offers_the_frame_and_a_ring_around_it():
