@@ -54,10 +54,10 @@ def events_leave_the_fixed_parts_alone(monkeypatch):
 
     original = plays.apply_rules
 
-    def checked(state, event):
+    def checked(state, event, *more):
         before = {k: copy.deepcopy(state[k]) for k in plays.FIXED_PARTS if k in state}
         try:
-            return original(state, event)
+            return original(state, event, *more)
         finally:
             for part, value in before.items():
                 assert state[part] == value, f"a {event.get('type')} event changed {part}"
