@@ -8,6 +8,8 @@ layout holds exactly the book's material list; every later setup lays it.
 """
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, render_template, request, url_for
 from markupsafe import Markup
 
@@ -33,6 +35,25 @@ def owner_refusal() -> RuleError | None:
         return RuleError("Only the owner's phone can change the book's layouts: open the owner "
                          "link the server shows when it starts.", None, err.code, err.status)
     return None
+
+
+AT_ENTRY = re.compile(r"\.(hexes|harbours)\[(\d+)\]")
+
+
+def plain_refusal(err: RuleError, entry: dict, rows: list[dict]) -> tuple[RuleError, str | None]:
+    """The catalogue's refusal as the editor says it: the hex by its label (the API names a
+    list index), and no JSON shapes on the page. Returns the refusal and the label at fault."""
+    found = AT_ENTRY.search(err.field or "")
+    if not entry["hexes"]:
+        return RuleError("Nothing is entered yet: give every hex on the board its terrain.",
+                         err.field, err.code, err.status), None
+    if found is None:
+        return err, None
+    kind, index = found.group(1), int(found.group(2))
+    item = entry[kind][index]
+    label = next(x["label"] for x in rows if (x["q"], x["r"]) == (item["q"], item["r"]))
+    what = f"Hex {label}" if kind == "hexes" else f"The harbour at {label}"
+    return RuleError(f"{what}: {err.message}", err.field, err.code, err.status), label
 
 
 def parse_key(key: str):
@@ -112,6 +133,7 @@ def edit(scenario_id: str, players: int):
     positions = grid(layout)
     stored = service().catalogue("seafarers")
     entry, error, saved, status = stored.get("layouts", {}).get(key), None, False, 200
+    at_fault = None
     if request.method == "POST":
         refused = owner_refusal()
         entry = entry_from_form(request.form, positions)
@@ -125,10 +147,12 @@ def edit(scenario_id: str, players: int):
                                         f"{players} players, entered")
                 saved = True
             except RuleError as err:
-                error, status = err, err.status
+                error, at_fault = plain_refusal(err, entry, rows_from(entry, positions))
+                status = err.status
     rows = rows_from(entry, positions)
     return render_template(
         "catalogue/seafarers_layout.html", key=key, scenario=scenario, players=players,
         layout=layout, rows=rows, board=drawing(rows, key), error=error, saved=saved,
+        at_fault=at_fault,
         terrains=TERRAIN_NAMES, numbers=NUMBERS, facings=FACINGS,
         action=url_for("book_layouts.edit", scenario_id=scenario.id, players=players)), status

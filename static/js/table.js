@@ -430,7 +430,7 @@
       if (note.conflict) { box.appendChild(noteButton(word("Try again"), "retry", i)); }
       box.appendChild(noteButton(note.conflict ? word("Drop it") : word("OK"), "drop", i));
       var holder = at.closest("[role=toolbar]") || at.closest(".stepper") ||
-        (at.tagName === "BUTTON" && at.form) || at;
+        (at.tagName === "BUTTON" && at.form) || at.closest("label") || at;
       if (holder.id === "play") { holder.insertBefore(box, holder.firstChild); }
       else { holder.insertAdjacentElement("afterend", box); }
     });

@@ -38,7 +38,9 @@ def test_a_single_card_has_a_single_holder(card, label):
     """The base game has one Largest Army card and one Longest Road card; Seafarers counts
     ships towards the "Longest trade road"."""
     err = refused("new_shores", {card: True}, {}, {card: True})
-    assert label in err.message and "Ann and Cy" in err.message
+    assert label in err.message and "Ann and Cy both hold" in err.message
+    three = refused("new_shores", {card: True}, {card: True}, {card: True})
+    assert "Ann, Bo and Cy all hold" in three.message
     assert err.fields == [f"players[0].sheet.{card}", f"players[2].sheet.{card}"]
     assert scored("new_shores", {card: True}, {}, {})["players"][0]["total"] == 2
 

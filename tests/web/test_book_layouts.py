@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from companion.games.base import make_rng
 from companion.games.seafarers import GAME
-from companion.web.book_layouts import grid
+from companion.web.book_layouts import grid, rows_from
 from tests.conftest import as_owner, owner_headers
 
 PLAYERS = ["Ann", "Bo", "Cy"]
@@ -83,3 +83,22 @@ def test_the_editor_offers_the_frame_and_a_ring_around_it():
     layout = GAME.scenario({"scenario": "oceans"}).layout(4)
     positions = grid(layout)
     assert set(layout.cells) < set(positions)
+
+
+def test_a_refusal_names_the_hex_by_its_label_in_plain_words(owner_client):
+    """A producing tile needs its number chip (the book's material lists one per land tile):
+    the editor says which hex, by the label on its drawing, and marks that row."""
+    board = variable_board()
+    form = form_for(board)
+    land = next(h for h in board["hexes"] if h["number"])
+    del form[f"n:{land['q']}:{land['r']}"]
+    refused = owner_client.post("/catalogue/seafarers/layouts/four_islands/3", data=form)
+    html = refused.get_data(as_text=True)
+    label = next(x["label"] for x in rows_from(None, grid(GAME.scenario(
+        {"scenario": "four_islands"}).layout(3))) if (x["q"], x["r"]) == (land["q"], land["r"]))
+    assert refused.status_code == 400
+    assert f"Hex {label}: A producing tile needs a number chip" in html
+    assert f'<tr id="hex-{label}" class="at-fault">' in html
+    empty = owner_client.post("/catalogue/seafarers/layouts/four_islands/3", data={})
+    assert "Nothing is entered yet" in empty.get_data(as_text=True)
+    assert "{q, r" not in empty.get_data(as_text=True)

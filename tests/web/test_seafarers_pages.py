@@ -55,7 +55,11 @@ def test_every_scenario_and_player_count_draws_a_board(client, scenario, players
     name = SCENARIOS[scenario].name
     assert f'aria-label="{name} board"' in svg
     assert svg.count("<polygon") > 20
-    assert "data-busiest" in html and "data-tries" in html
+    if SCENARIOS[scenario].as_shown:    # the book's layout, not entered on this install
+        assert 'id="layout-missing"' in html and 'class="g-seafarers-material"' in html
+        assert "data-busiest" not in html and "New random board" not in html
+    else:
+        assert "data-busiest" in html and "data-tries" in html
     target = SCENARIOS[scenario].target_vp
     assert (f"play to {target} VP" if target else "the 1997 book gives no target") in html
     assert 'style="' not in html and "<style" not in html    # the CSP blocks both
@@ -82,13 +86,13 @@ def test_balance_report_matches_the_setup(client):
 
 
 def test_no_seed_redirects_to_a_fresh_seed_and_new_board_link_changes_it(client):
-    response = board_page(client, scenario="oceans", players=3)
+    response = board_page(client, scenario="new_world", players=3)
     assert response.status_code == 302
-    assert re.search(r"scenario=oceans&players=3&seed=\w{6}$", response.location)
+    assert re.search(r"scenario=new_world&players=3&seed=\w{6}$", response.location)
     html = client.get(response.location).get_data(as_text=True)
     seed = re.search(r"seed=(\w{6})$", response.location).group(1)
     link = unescape(re.search(r'href="([^"]+)"[^>]*>New random board', html).group(1))
-    assert "scenario=oceans" in link and "players=3" in link and f"seed={seed}" not in link
+    assert "scenario=new_world" in link and "players=3" in link and f"seed={seed}" not in link
 
 
 @pytest.mark.parametrize("query,field,status", [
@@ -252,3 +256,21 @@ def test_vp_race_declares_the_winner_at_the_target(client):
     assert 'aria-label="Ann: 7 of 12 victory points"' in html
     assert 'aria-label="Bo: 12 of 12 victory points"' in html
     assert "Bo wins!</strong>" in html and "End the game and show the ranking" in html
+
+
+def test_a_book_layout_not_entered_shows_its_material_and_the_way_to_enter_it(client,
+                                                                          owner_client):
+    """Four Islands: "Set out the board as shown"; the app has no diagram, so the page lists
+    the book's material (3 players: 17 sea, 3 each of fields, hills, mountains, pasture and
+    forest) instead of a balance of empty positions, and the owner gets the editor's link."""
+    query = {"scenario": "four_islands", "players": 3, "seed": "x"}
+    html = board_page(client, **query).get_data(as_text=True)
+    material = re.search(r'class="g-seafarers-material">(.*?)</p>', html, re.S).group(1)
+    assert "17 sea" in material and "3 fields" in material and "Harbours: 3 × 3:1" in material
+    assert "The owner can enter it once" in html and "/catalogue/seafarers/layouts/" not in html
+    assert "Drawn:" not in html         # the app's own frame is not described as the book's
+    owner = board_page(owner_client, **query).get_data(as_text=True)
+    assert 'href="/catalogue/seafarers/layouts/four_islands/3"' in owner
+    variable = board_page(client, layout="variable", **query).get_data(as_text=True)
+    assert "data-busiest" in variable and 'id="layout-missing"' not in variable
+    assert "Drawn:" in variable

@@ -30,6 +30,13 @@ FAIRNESS_LABELS = {
 }
 
 
+def scenario_notes(scenario: Scenario, mode: str) -> str:
+    """The scenario's notes; its "Drawn: ..." part tells how the app drew its own frame, so a
+    board laid as the book's layout leaves it out."""
+    text = " ".join(scenario.notes.split())
+    return text.split(" Drawn: ")[0] if mode in ("book", "book_missing") else text
+
+
 LAYOUT_LABELS = {
     "book": "The book's layout (as the owner entered it from the rulebook's diagram)",
     "book_missing": "The book's layout: lay the tiles as in your rulebook's diagram",
@@ -130,7 +137,7 @@ class SeafarersGame(Game):
             "material": board.material(scenario, layout),
             "fairness": {name: options[name] for name in FAIRNESS_LABELS},
             "checklist": board.checklist(scenario, layout, len(players), target, mode),
-            "notes": " ".join(scenario.notes.split()),
+            "notes": scenario_notes(scenario, mode),
         }
 
     def lay_board(self, scenario, layout, players, options, rng, catalogue) -> dict:

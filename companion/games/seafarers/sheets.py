@@ -49,7 +49,8 @@ def single_holder(players: list[dict], name: str, label: str) -> None:
     holders = [i for i, p in enumerate(players) if p["sheet"][name]]
     if len(holders) > 1:
         who = join_names([players[i]["name"] for i in holders])
-        raise impossible(f"{who} all hold {label}, but there is only one {label} card: "
+        every = "both" if len(holders) == 2 else "all"
+        raise impossible(f"{who} {every} hold {label}, but there is only one {label} card: "
                          "tick it for one player.", [field(i, name) for i in holders])
 
 
