@@ -58,9 +58,11 @@ def parse_seats(players: Any, game: Game) -> list[dict]:
         check_object(entry, ("name", "colour"), where,
                      "Each player needs a name (and may have a colour).")
         seats.append({"name": check_name(entry.get("name"), f"{where}.name"),
-                      "colour": entry.get("colour") or COLOURS[i % len(COLOURS)]})
+                      # absent or null: the seat's colour; anything else must be a colour
+                      "colour": (COLOURS[i % len(COLOURS)] if entry.get("colour") is None
+                                 else entry["colour"])})
     for i, seat in enumerate(seats):
-        if seat["colour"] not in COLOURS:
+        if not isinstance(seat["colour"], str) or seat["colour"] not in COLOURS:
             raise RuleError(f"Colour must be one of: {', '.join(COLOURS)}.",
                             f"players[{i}].colour")
     game.check_players([s["name"] for s in seats])

@@ -252,7 +252,7 @@ def openapi_document(app=None) -> dict:
         "info": {"title": "North Sea Companion API", "version": "1",
                  "description": "Setup, scoring and plays for five seafaring board games."},
         "paths": _paths(),
-        "components": {"schemas": _tightened(_schemas()),
+        "components": {"schemas": game_content(_tightened(_schemas())),
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     }
 
@@ -281,7 +281,8 @@ def _tightened(schemas: dict) -> dict:
     from ..plays import COLOURS
 
     seat = {"oneOf": [SEAT["oneOf"][0], {**SEAT["oneOf"][1], "properties": {
-        "name": NAME, "colour": {"type": "string", "enum": list(COLOURS)}}}]}
+        "name": NAME, "colour": {"type": ["string", "null"], "enum": [*COLOURS, None],
+                                  "description": "absent or null: the seat's colour"}}}]}
     schemas["SetupRequest"].update(additionalProperties=False, properties={
         **schemas["SetupRequest"]["properties"],
         "players": {"type": "array", "items": NAME, "uniqueItems": True}, "seed": SEED})
@@ -302,4 +303,89 @@ def _tightened(schemas: dict) -> dict:
         "description": "device and a whole-number expected_version together are a 400",
         "required": ["device", "expected_version"],
         "properties": {"expected_version": {"type": "integer"}}}
+    return schemas
+
+
+# ------------------------------------------------------------------ each game's own content
+# Made from the games' own definitions (companion/games: Game.options, Game.sheet_fields), never
+# written per game, so a new option or score-sheet row is in the document the day it is added.
+def _option_schema(option) -> dict:
+    words = {"description": option.label, "default": option.default}
+    if option.kind == "bool":
+        return {"type": "boolean", **words}
+    if option.kind == "choice":
+        return {"enum": list(option.choices), **words}
+    if option.kind == "int":
+        kind = "integer" if option.default is not None else ["integer", "null"]
+        return {"type": kind, "minimum": option.minimum, "maximum": option.maximum, **words}
+    return words
+
+
+def options_schema(game) -> dict:
+    """A game's setup options: each Option by its kind; a structured option the game checks
+    itself (option_passthrough) is an object or list described in its game's words."""
+    properties = {o.name: _option_schema(o) for o in game.options}
+    for name in game.option_passthrough:
+        properties[name] = {"description": f"A structured option {game.name} checks itself "
+                                           "(see the game's help)."}
+    return {"type": "object", "additionalProperties": False, "properties": properties,
+            "description": f"{game.name}: its setup options (GET /api/v1/games lists them "
+                           "with their defaults)."}
+
+
+def _field_schema(field) -> dict:
+    number = {"type": "integer", "minimum": field.minimum, "maximum": field.maximum}
+    words = {"description": field.label + (f" (only with the option {field.when})"
+                                           if field.when else "")}
+    if field.kind == "int":
+        return {**number, **words}
+    if field.kind == "bool":
+        return {"type": "boolean", **words}
+    if field.kind == "list":
+        return {"type": "array", "items": number, "maxItems": field.max_items, **words}
+    if field.kind == "counts":
+        if field.keys:
+            return {"type": "object", "additionalProperties": False,
+                    "properties": {k: number for k in field.keys}, **words}
+        return {"type": "object", "additionalProperties": number,
+                "propertyNames": {"minLength": 1, "maxLength": MAX_NAME}, **words}
+    if field.kind == "choice":
+        if field.choices:
+            return {"enum": [*field.choices, None, ""], **words}
+        return {"type": ["string", "null"], "maxLength": MAX_NAME, **words}
+    if field.kind == "text":
+        return {"type": "string", "maxLength": 500, **words}
+    return words
+
+
+def sheet_schema(game) -> dict:
+    """One player's score sheet of a game: its SheetFields by kind; a field absent counts as
+    empty (0, false, [], none)."""
+    return {"type": ["object", "null"], "additionalProperties": False,
+            "properties": {f.name: _field_schema(f) for f in game.sheet_fields},
+            "description": f"{game.name}: one player's score sheet."}
+
+
+def game_content(schemas: dict) -> dict:
+    """Per-game component schemas (Options<Game>, Sheet<Game>) and the bodies that name a
+    game made a oneOf on it (PlayRequest)."""
+    plays = []
+    for game_id, game in GAMES.items():
+        key = game_id.capitalize()
+        schemas[f"Options{key}"] = options_schema(game)
+        schemas[f"Sheet{key}"] = sheet_schema(game)
+        plays.append({"type": "object", "properties": {
+            "game": {"const": game_id}, "options": _ref(f"Options{key}")}})
+    play = schemas["PlayRequest"]
+    play["oneOf"] = plays
+    play["properties"]["options"] = {"type": "object", "description": (
+        "The game's own options: the Options schema of the game named in game")}
+    for name in ("SetupRequest", "ScoreRequest"):
+        schemas[name]["required"] = ["players"]        # the server's 400 without them
+        schemas[name]["properties"]["options"] = {
+            "anyOf": [_ref(f"Options{g.capitalize()}") for g in GAMES],
+            "description": "The options of the game in the path (its Options schema)"}
+    schemas["ScoreRequest"]["properties"]["players"]["items"]["properties"]["sheet"] = {
+        "anyOf": [_ref(f"Sheet{g.capitalize()}") for g in GAMES],
+        "description": "The sheet of the game in the path (its Sheet schema)"}
     return schemas

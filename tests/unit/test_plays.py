@@ -124,3 +124,17 @@ def test_a_recorded_log_replays_even_when_a_later_check_would_refuse_it():
     state = replay(seafarers_state(), events)
     assert state["sheets"]["Bo"] == {"largest_army": True}
     assert score_of(state)["error"]["code"] == "impossible_sheet"
+
+
+@pytest.mark.parametrize("colour", [{}, [], "", 0, False, "mauve"])
+def test_a_colour_that_is_not_a_colour_is_a_400_naming_it(colour):
+    """Only an absent or null colour means "give the seat one" (schemathesis found {} taken
+    as no colour: the document says a colour or null)."""
+    with pytest.raises(RuleError) as err:
+        new_state("knarr", [{"name": "Ann", "colour": colour}, "Bo"], {}, 3, {})
+    assert (err.value.status, err.value.field) == (400, "players[0].colour")
+
+
+def test_a_null_colour_gives_the_seat_its_colour():
+    state = new_state("knarr", [{"name": "Ann", "colour": None}, {"name": "Bo"}], {}, 3, {})
+    assert [p["colour"] for p in state["players"]] == ["red", "blue"]
