@@ -9,14 +9,13 @@ and companion.web.i18n puts them into words (the `duration` filter, in the page'
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, render_template, request
 from jinja2_fragments.flask import render_block
 
 from ..games import get_game
 from ..plays import score_of
-from ..tokens import token_role
 from . import service
-from .pages import open_play
+from .pages import open_play, unchanged_since
 
 bp = Blueprint("display", __name__)
 
@@ -24,12 +23,8 @@ bp = Blueprint("display", __name__)
 @bp.get("/plays/<play_id>/<token>/display")
 def display(play_id, token):
     seen = request.args.get("version", type=int)
-    if seen is not None:
-        access = service().store.play_access(play_id) if len(play_id) <= 32 else None
-        if access is None or token_role(access, token) is None:
-            abort(404)
-        if seen == access.version:
-            return Response(status=204)
+    if seen is not None and unchanged_since(play_id, token, seen):
+        return Response(status=204)
     row, role = open_play(play_id, token)
     state = service().state(row)
     context = {"row": row, "role": role, "token": token, "state": state,

@@ -127,14 +127,19 @@ def play(play_id, token):
 @bp.get("/plays/<play_id>/<token>/poll")
 def poll(play_id, token):
     """What every phone asks every two seconds: 204 when nothing changed (one tiny read)."""
-    seen = request.args.get("version", type=int)
-    access = service().store.play_access(play_id) if len(play_id) <= 32 else None
-    if access is None or token_role(access, token) is None:
-        abort(404)
-    if seen == access.version:
+    if unchanged_since(play_id, token, request.args.get("version", type=int)):
         return Response(status=204)
     row, role = open_play(play_id, token)
     return render_block("plays/play.html", "play", **play_context(row, role, token))
+
+
+def unchanged_since(play_id: str, token: str, seen: int | None) -> bool:
+    """Whether the play is still at the version the page shows (one tiny read; a wrong link is
+    a 404). The phones' poll and the table display ask it."""
+    access = service().store.play_access(play_id) if len(play_id) <= 32 else None
+    if access is None or token_role(access, token) is None:
+        abort(404)
+    return seen is not None and seen == access.version
 
 
 @bp.post("/plays/<play_id>/<token>/events")

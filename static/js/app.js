@@ -13,6 +13,7 @@
     Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
     return out;
   }
+  window.nscWord = word;   // for table.js (app.js runs first: both are deferred, in order)
 
   // Remember the plays opened on this device, so the home page can list them.
   var root = document.getElementById("play-root");

@@ -12,17 +12,9 @@
 //   phone then fetches the block. When the stream is down it polls instead.
 (function () {
   "use strict";
-  // Words the script writes itself, in the page's language (base.html's #nsc-words block).
-  var words = null;
-  function word(text, vars) {
-    if (words === null) {
-      try { words = JSON.parse(document.getElementById("nsc-words").textContent); }
-      catch (e) { words = {}; }
-    }
-    var out = words[text] || text;
-    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-    return out;
-  }
+  // Words the script writes itself, in the page's language: app.js's word() (base.html's
+  // #nsc-words block).
+  var word = window.nscWord;
   var root = document.getElementById("play-root");
   if (!root || !window.Idiomorph) { return; }
   var playId = root.dataset.playId;
