@@ -21,6 +21,7 @@ from .games.base import (
     make_rng,
     new_seed,
     parse_sheet,
+    say,
 )
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
@@ -253,7 +254,8 @@ def added(spec, current: Any, delta: Any, player: str) -> Any:
                minimum=0, maximum=spec.max_items)
         items = [i for i in items if i != key] + [key] * have
     if len(items) > spec.max_items:
-        raise RuleError(f"{player}'s {spec.label} can hold at most {spec.max_items} entries.",
+        raise RuleError(say("%(player)s's %(row)s can hold at most %(count)s entries.",
+                            player=player, row=spec.label, count=spec.max_items),
                         f"data.add.{spec.name}", "out_of_range", 422)
     order = {c: i for i, c in enumerate(spec.choices)}
     return sorted(items, key=lambda i: order.get(i, len(order)))
@@ -264,10 +266,12 @@ def within(spec, value: int, player: str, label: str, suffix: str, minimum: int 
     low = spec.minimum if minimum is None else minimum
     high = spec.maximum if maximum is None else maximum
     if value < low:
-        raise RuleError(f"{player}'s {label} cannot go below {low}.",
+        raise RuleError(say("%(player)s's %(row)s cannot go below %(low)s.", player=player,
+                            row=label, low=low),
                         f"data.add.{spec.name}{suffix}", "out_of_range", 422)
     if value > high:
-        raise RuleError(f"{player}'s {label} cannot go above {high}.",
+        raise RuleError(say("%(player)s's %(row)s cannot go above %(high)s.", player=player,
+                            row=label, high=high),
                         f"data.add.{spec.name}{suffix}", "out_of_range", 422)
     return value
 

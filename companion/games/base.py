@@ -23,6 +23,18 @@ MAX_NUMBER = 10_000
 MAX_NAME = 40
 
 
+def say(shape: str, **params: Any) -> str:
+    """English words for a player, built from a *shape*: an English text with ``%(name)s``
+    placeholders that is also its message id for German and French (``make i18n`` extracts
+    the first argument of every ``say(...)``: write it as one string literal). The answer is a
+    plain ``str``, so JSON, snapshots and the API keep the English; a page matches the text
+    back against the catalogue's shapes and says it in the player's language
+    (companion.web.core_words.core). Parameters named like a player's name (``name``,
+    ``names``, ``player``, ``players``, ``who``, or ending in ``_name``) stay as typed there;
+    the others are translated in turn (a row's label, a card's name, another said text)."""
+    return shape % params if params else shape
+
+
 class RuleError(Exception):
     """Bad input or a broken rule. ``status`` is 400 for malformed input, 422 for a rule."""
 

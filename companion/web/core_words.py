@@ -3,7 +3,13 @@
 which stays English where no translation exists)."""
 from __future__ import annotations
 
-from flask_babel import gettext
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from flask import current_app
+from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
 OPTION_WORDS = (
@@ -89,6 +95,69 @@ SHEET_WORDS = (
 )
 
 
+AS_TYPED = re.compile(r"^(name|names|player|players|who|.*_name)$")
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
 def core(text) -> str:
-    """The core's English words in the page's language, where the catalogue has them."""
-    return gettext(str(text)) if text else ""
+    """The core's English words in the page's language, where the catalogue has them: the
+    text itself as a message id, or else the shape it was said from
+    (companion.games.base.say): the most specific shape in the catalogue whose English the
+    text matches; its parameters are translated in turn, except players' names. Text no
+    shape matches stays as the core said it."""
+    if not text:
+        return ""
+    text = str(text)
+    if str(get_locale() or "en") == "en":
+        return text
+    return _translated(str(get_locale()), text)
+
+
+@lru_cache(maxsize=8192)
+def _translated(locale: str, text: str) -> str:
+    said = gettext(text)
+    if said != text:
+        return said
+    for shape, pattern in _shapes():
+        found = pattern.match(text)
+        if found:
+            params = {name: value if AS_TYPED.match(name) else _translated(locale, value)
+                      for name, value in found.groupdict().items()}
+            return gettext(shape, **params)
+    return text
+
+
+def _shapes() -> list[tuple[str, re.Pattern]]:
+    folders = current_app.config.get("BABEL_TRANSLATION_DIRECTORIES", "translations")
+    return _shapes_in(str(Path(folders.split(";")[0]) / "messages.pot"))
+
+
+@lru_cache(maxsize=4)
+def _shapes_in(template: str) -> list[tuple[str, re.Pattern]]:
+    """Every message id with a placeholder, as a pattern for the English it makes, the most
+    specific first (most fixed characters): "Ann's Gold cannot go below 0." is the shape
+    "%(player)s's %(row)s cannot go below %(low)s." rather than a looser one."""
+    try:
+        with open(template, "rb") as handle:
+            catalog = read_po(handle)
+    except OSError:
+        return []
+    shapes = []
+    for message in catalog:
+        shape = message.id
+        if not isinstance(shape, str) or message.context or not PLACEHOLDER.search(shape):
+            continue
+        pieces, seen = PLACEHOLDER.split(shape), set()
+        pattern = ""
+        for i, piece in enumerate(pieces):
+            if i % 2 == 0:
+                pattern += re.escape(piece.replace("%%", "%"))
+            elif piece in seen:
+                pattern += f"(?P={piece})"
+            else:
+                seen.add(piece)
+                pattern += f"(?P<{piece}>.+?)"
+        fixed = len(PLACEHOLDER.sub("", shape))
+        shapes.append((fixed, shape, re.compile(f"^{pattern}$", re.DOTALL)))
+    shapes.sort(key=lambda item: -item[0])
+    return [(shape, pattern) for _fixed, shape, pattern in shapes]

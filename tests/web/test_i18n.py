@@ -104,7 +104,7 @@ def test_every_string_wrapped_in_the_code_is_in_both_catalogues():
 
     with open(ROOT / "babel.cfg") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None, "say": None}
     wanted = set()
     for _file, _line, message, _comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=keywords):
@@ -155,3 +155,35 @@ def test_a_refusal_beside_the_controls_is_in_the_phones_language(client, lang, w
                         headers={"Authorization": f"Bearer {play['edit_token']}",
                                  "Accept-Language": lang})
     assert again.get_json()["error"]["message"] == "The clock is already paused."
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("de", "Rekruten auf dem Schiff von Ann kann nicht unter 0 fallen."),
+    ("fr", None),
+    ("en", "Ann's Recruits on the ship cannot go below 0."),
+])
+def test_a_refusal_with_a_name_and_a_number_is_in_the_phones_language(client, lang, words):
+    """The core says the refusal through say(): the page finds its shape in the catalogue and
+    says it in the phone's language, the sheet row translated in turn and the player's name as
+    typed; the API answers the same refusal in English."""
+    play = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]}
+                       ).get_json()
+    response = client.post(f"/plays/{play['id']}/{play['edit_token']}/events",
+                           data={"type": "sheet", "player": "Ann", "add:recruits": "-9"},
+                           headers={"HX-Request": "true", "Accept-Language": lang})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    if words is None:    # French: whatever the catalogue says, built from its own shape
+        from babel.messages.pofile import read_po
+        with open(ROOT / "translations/fr/LC_MESSAGES/messages.po", "rb") as handle:
+            catalog = read_po(handle, locale="fr")
+        row = catalog.get("Recruits on the ship").string
+        words = catalog.get("%(player)s's %(row)s cannot go below %(low)s.").string % {
+            "player": "Ann", "row": row, "low": 0}
+    assert re.search(r'<p class="error" role="alert" data-field="[^"]*">' + re.escape(
+        words.replace("'", "&#39;")), html), html[:3000]
+    api = client.post(f"/api/v1/plays/{play['id']}/events",
+                      json={"type": "sheet", "data": {"player": "Ann", "add": {"recruits": -9}}},
+                      headers={"Authorization": f"Bearer {play['edit_token']}",
+                               "Accept-Language": lang})
+    assert api.get_json()["error"]["message"] == "Ann's Recruits on the ship cannot go below 0."
