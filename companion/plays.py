@@ -355,6 +355,23 @@ COMMON_WORDS = {"advance": "End of the phase", "finish": "End of the game",
                 "box_value": "A box value"}
 
 
+# The shapes an Undo label takes, in English with %(name)s placeholders: the pages show them in
+# the player's language through gettext with these very texts as message ids (the core stays
+# pure; companion/web/label_words.py matches a label against them). Order matters: the first
+# shape that matches a label is taken.
+LABEL_SHAPES = (
+    "Undo: %(change)s",
+    "the undo of %(change)s",
+    "%(player)s's sheet, unchanged",
+    "%(player)s's sheet: %(changes)s",
+    "%(player)s holds %(count)s territories",
+    "%(player)s %(count)s territory",
+    "%(player)s %(count)s territories",
+    "Pawn to %(place)s",
+    "%(player)s: %(changes)s",
+)
+
+
 def describe_event(state: dict, event: dict) -> str:
     """An event in plain words for players: "Cecilie +1 territory", "Ann: Outposts built +1",
     "Ann's sheet: Delivered livestock pig 3". A game may say it in its own words."""

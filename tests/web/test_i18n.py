@@ -187,3 +187,45 @@ def test_a_refusal_with_a_name_and_a_number_is_in_the_phones_language(client, la
                       headers={"Authorization": f"Bearer {play['edit_token']}",
                                "Accept-Language": lang})
     assert api.get_json()["error"]["message"] == "Ann's Recruits on the ship cannot go below 0."
+
+
+@pytest.mark.parametrize("lang, label", [
+    ("de", "↶ Rückgängig: Ann +1 Gebiet"),
+    ("fr", "↶ Annuler : Ann +1 territoire"),
+    ("en", "↶ Undo: Ann +1 territory"),
+])
+def test_the_undo_label_is_in_the_phones_language(client, lang, label):
+    """The core labels the last change in English ("Undo: Ann +1 territory"); the play page
+    shows the same label in the phone's language, the player's name as typed."""
+    created = client.post("/api/v1/plays", json={"game": "reavers", "players": ["Ann", "Bo"]})
+    play = created.get_json()
+    answer = client.post(f"/api/v1/plays/{play['id']}/events",
+                         json={"type": "territories", "data": {"player": "Ann", "add": 1}},
+                         headers={"Authorization": f"Bearer {play['edit_token']}"})
+    assert answer.status_code in (200, 201), answer.get_json()
+    html = client.get(f"/plays/{play['id']}/{play['edit_token']}",
+                      headers={"Accept-Language": lang}).get_data(as_text=True)
+    button = re.search(r"<button[^>]*data-undo-shared>(.*?)</button>", html, re.S)
+    assert button and button.group(1).strip() == label, button and button.group(1)
+
+
+@pytest.mark.parametrize("english, german, french", [
+    ("Undo: End of the phase", "Rückgängig: Ende der Phase", "Annuler : Fin de la phase"),
+    ("Undo: the undo of Ann +2 territories", "Rückgängig: das Rückgängigmachen von Ann +2 Gebiete",
+     "Annuler : l’annulation de Ann +2 territoires"),
+    ("Ann's sheet: Gold yes", "Blatt von Ann: Gold ja", "Feuille de Ann : Or oui"),
+    ("Bo: Gold +3; Silver -1 and 2 more", "Bo: Gold +3; Silver -1 und 2 weitere",
+     "Bo : Or +3; Silver -1 et 2 de plus"),
+    ("Something the shapes do not know", "Something the shapes do not know",
+     "Something the shapes do not know"),
+])
+def test_undo_labels_follow_the_cores_shapes(app, english, german, french):
+    """Every shape the core builds a label in is a message id; nested changes, counts and
+    yes/no are translated too, unknown text stays as the core said it."""
+    from companion.plays import LABEL_SHAPES
+    from companion.web.label_words import SHAPE_WORDS, label_words
+
+    assert set(LABEL_SHAPES) <= {str(w) for w in SHAPE_WORDS}
+    for lang, words in (("de", german), ("fr", french), ("en", english)):
+        with app.test_request_context(headers={"Accept-Language": lang}):
+            assert label_words(english) == words
