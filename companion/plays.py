@@ -350,26 +350,11 @@ def negated(add: Any) -> Any:
 # --------------------------------------------------------------------------- labels
 # (worded unlike the buttons' own names: "Undo: Next phase" beside "Next phase →" would be
 # two buttons a person, or a screen reader, could mistake for each other)
-COMMON_WORDS = {"advance": "End of the phase", "finish": "End of the game",
-                "pause": "Pause the clock", "resume": "Restart the clock",
-                "box_value": "A box value"}
-
-
-# The shapes an Undo label takes, in English with %(name)s placeholders: the pages show them in
-# the player's language through gettext with these very texts as message ids (the core stays
-# pure; companion/web/label_words.py matches a label against them). Order matters: the first
-# shape that matches a label is taken.
-LABEL_SHAPES = (
-    "Undo: %(change)s",
-    "the undo of %(change)s",
-    "%(player)s's sheet, unchanged",
-    "%(player)s's sheet: %(changes)s",
-    "%(player)s holds %(count)s territories",
-    "%(player)s %(count)s territory",
-    "%(player)s %(count)s territories",
-    "Pawn to %(place)s",
-    "%(player)s: %(changes)s",
-)
+# (said through say(): the pages show every label in the player's language, see
+# companion.web.core_words.core; the API keeps the English)
+COMMON_WORDS = {"advance": say("End of the phase"), "finish": say("End of the game"),
+                "pause": say("Pause the clock"), "resume": say("Restart the clock"),
+                "box_value": say("A box value")}
 
 
 def describe_event(state: dict, event: dict) -> str:
@@ -383,12 +368,13 @@ def describe_event(state: dict, event: dict) -> str:
     if kind == "sheet":
         return describe_sheet(game, state, data)
     if kind == "advance" and len(game.phases) == 1:
-        return "End of the round"
+        return say("End of the round")
     if kind in COMMON_WORDS:
         return COMMON_WORDS[kind]
     words = str(kind).replace("_", " ").capitalize()
     player = data.get("player")
-    return f"{player}: {words.lower()}" if isinstance(player, str) else words
+    return say("%(player)s: %(changes)s", player=player, changes=words.lower()) if isinstance(
+        player, str) else words
 
 
 def describe_sheet(game: Game, state: dict, data: dict) -> str:
@@ -402,11 +388,13 @@ def describe_sheet(game: Game, state: dict, data: dict) -> str:
         else:
             parts.append(f"{label} {signed(delta)}")
     if parts and not data.get("fields"):
-        return f"{player}: {shortened(parts)}"
+        return say("%(player)s: %(changes)s", player=player, changes=shortened(parts))
     for name, value in (data.get("fields") or {}).items():
         label = specs[name].label if name in specs else name
         parts.append(f"{label} {shown(value)}")
-    return f"{player}'s sheet: {shortened(parts)}" if parts else f"{player}'s sheet, unchanged"
+    if parts:
+        return say("%(player)s's sheet: %(changes)s", player=player, changes=shortened(parts))
+    return say("%(player)s's sheet, unchanged", player=player)
 
 
 def signed(n: Any) -> str:

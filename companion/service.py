@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import clock
 from .games import get_game
-from .games.base import RuleError, check_object, new_seed
+from .games.base import RuleError, check_object, new_seed, say
 from .plays import (
     apply_event,
     check_expected,
@@ -333,12 +333,14 @@ class PlayService:
         its own last change: {"label", "possible"}."""
         events = self.store.undo_candidates(row.id, row.head, device)
         state = self.state(row)
-        shared = f"Undo: {self._label(state, events, events[-1])}" if events else "Undo"
-        mine = {"label": "Nothing of yours to undo", "possible": False}
+        shared = say("Undo: %(change)s", change=self._label(state, events, events[-1])
+                     ) if events else say("Undo")
+        mine = {"label": say("Nothing of yours to undo"), "possible": False}
         if device and valid_device(device):
             plan = plan_undo_mine(state, events, device)
             if plan.get("target") is not None:
-                mine = {"label": f"Undo: {self._label(state, events, plan['target'])}",
+                mine = {"label": say("Undo: %(change)s",
+                                     change=self._label(state, events, plan["target"])),
                         "possible": plan["how"] != "refuse",
                         # this phone's last change is the last change: the shared Undo says it
                         "same": plan["target"] is events[-1]}
@@ -350,7 +352,7 @@ class PlayService:
         if event.get("undoes") is not None:
             target = next((e for e in events if e["position"] == event["undoes"]), None)
             if target is not None:
-                return f"the undo of {describe_event(state, target)}"
+                return say("the undo of %(change)s", change=describe_event(state, target))
         return describe_event(state, event)
 
     # ---- the steps of a write

@@ -96,6 +96,15 @@ SHEET_WORDS = (
 
 
 AS_TYPED = re.compile(r"^(name|names|player|players|who|.*_name)$")
+# Placeholders that hold a number ("+3", "12", "2.5"): they match digits only, so a shape may
+# put one right beside a word ("%(player)s %(count)s territory" is "Cecilie +1 territory").
+NUMERIC = re.compile(r"^(count|total|value|n|low|high|steps|delta|round|rounds|done|of|"
+                     r"vp|glory|place_n|.*_count|.*_vp)$")
+NUMBER = r"[+-]?\d+(?:\.\d+)?"
+# a list of numbers ("3, 2, 2": the others' values in a tie-break sentence)
+NUMBERS = re.compile(r"^(others)$")
+# ", "-joined lists of counted things, each translated in turn ("+1 viking, -2 outposts")
+LISTS = re.compile(r"^(pieces|items)$")
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
@@ -103,8 +112,9 @@ def core(text) -> str:
     """The core's English words in the page's language, where the catalogue has them: the
     text itself as a message id, or else the shape it was said from
     (companion.games.base.say): the most specific shape in the catalogue whose English the
-    text matches; its parameters are translated in turn, except players' names. Text no
-    shape matches stays as the core said it."""
+    text matches; its parameters are translated in turn, except players' names (a list of
+    names, "Ann, Bo and Cy", gets its "and" translated). Text no shape matches stays as the
+    core said it; several sentences no single shape matches are translated one by one."""
     if not text:
         return ""
     text = str(text)
@@ -113,27 +123,72 @@ def core(text) -> str:
     return _translated(str(get_locale()), text)
 
 
-@lru_cache(maxsize=8192)
 def _translated(locale: str, text: str) -> str:
+    return _parsed(locale, text)[1]
+
+
+@lru_cache(maxsize=8192)
+def _parsed(locale: str, text: str) -> tuple[int, str]:
+    """(how many characters of ``text`` the catalogue explains, the text translated). Of the
+    shapes the text matches, the one that explains most of it wins, its parameters counted in
+    turn: "the undo of Ann +2 territories" is "the undo of %(change)s" around "%(player)s
+    %(count)s territories", not the latter with a player called "the undo of Ann"."""
     said = gettext(text)
     if said != text:
-        return said
-    for shape, pattern in _shapes():
+        return len(text), said
+    best: tuple[int, str] | None = None
+    for fixed, shape, pattern in _shapes():
         found = pattern.match(text)
-        if found:
-            params = {name: value if AS_TYPED.match(name) else _translated(locale, value)
-                      for name, value in found.groupdict().items()}
-            return gettext(shape, **params)
-    return text
+        if not found:
+            continue
+        score, params = fixed, {}
+        for name, value in found.groupdict().items():
+            explained, params[name] = _param(locale, name, value)
+            score += explained
+        if best is None or score > best[0]:
+            best = (score, gettext(shape, **params))
+        if score >= len(text):
+            break
+    sentences = SENTENCE_END.split(text)
+    if len(sentences) > 1:
+        parts = [_parsed(locale, s) for s in sentences]
+        together = sum(n for n, _ in parts) + len(sentences) - 1
+        if best is None or together > best[0]:
+            best = (together, " ".join(words for _, words in parts))
+    return best or (0, text)
 
 
-def _shapes() -> list[tuple[str, re.Pattern]]:
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+LAST_AND = re.compile(r"^(?P<names>.+) and (?P<last>[^,]+)$")
+
+
+def _param(locale: str, name: str, value: str) -> tuple[int, str]:
+    """(characters explained, the parameter in the page's language)."""
+    if AS_TYPED.match(name):
+        if name in ("names", "players"):   # "Ann, Bo and Cy": only the "and" is ours
+            both = LAST_AND.match(value)
+            if both:
+                return 0, gettext("%(names)s and %(name)s", names=both["names"],
+                                  name=both["last"])
+        return 0, value
+    if NUMERIC.match(name) or NUMBERS.match(name):
+        return len(value), value
+    if LISTS.match(name):
+        items = [_parsed(locale, item) for item in value.split(", ")]
+        return sum(n for n, _ in items), ", ".join(words for _, words in items)
+    if name == "changes":   # "Gold +3; Silver -1 and 2 more": see label_words
+        from .label_words import changes_words
+        return 0, changes_words(value)
+    return _parsed(locale, value)
+
+
+def _shapes() -> list[tuple[int, str, re.Pattern]]:
     folders = current_app.config.get("BABEL_TRANSLATION_DIRECTORIES", "translations")
     return _shapes_in(str(Path(folders.split(";")[0]) / "messages.pot"))
 
 
 @lru_cache(maxsize=4)
-def _shapes_in(template: str) -> list[tuple[str, re.Pattern]]:
+def _shapes_in(template: str) -> list[tuple[int, str, re.Pattern]]:
     """Every message id with a placeholder, as a pattern for the English it makes, the most
     specific first (most fixed characters): "Ann's Gold cannot go below 0." is the shape
     "%(player)s's %(row)s cannot go below %(low)s." rather than a looser one."""
@@ -156,8 +211,23 @@ def _shapes_in(template: str) -> list[tuple[str, re.Pattern]]:
                 pattern += f"(?P={piece})"
             else:
                 seen.add(piece)
-                pattern += f"(?P<{piece}>.+?)"
+                pattern += f"(?P<{piece}>{_value_pattern(piece)})"
         fixed = len(PLACEHOLDER.sub("", shape))
         shapes.append((fixed, shape, re.compile(f"^{pattern}$", re.DOTALL)))
     shapes.sort(key=lambda item: -item[0])
-    return [(shape, pattern) for _fixed, shape, pattern in shapes]
+    return shapes
+
+
+def _value_pattern(name: str) -> str:
+    if NUMERIC.match(name):
+        return NUMBER
+    if NUMBERS.match(name):
+        return f"{NUMBER}(?:, {NUMBER})*"
+    if LISTS.match(name):   # begins with a count: "+1 viking, -2 outposts"
+        return f"{NUMBER} {WORDS}"
+    return WORDS
+
+
+# any words that do not run past the end of a sentence into the next one ("… 3). Bo and …"),
+# so several sentences joined are matched one by one, not as one shape with a giant parameter
+WORDS = r"(?:(?![.!?]\s+[A-Z]).)+?"

@@ -15,7 +15,6 @@ from flask_babel import Babel, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
 from .core_words import core
-from .label_words import label_words
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 COOKIE = "lang"
@@ -209,7 +208,6 @@ def init_i18n(app: Flask, root: Path) -> None:
     app.add_template_global(phase_name)
     app.add_template_global(colour_name)
     app.add_template_global(core)
-    app.add_template_global(label_words)
     app.add_template_global(rank_words)
     app.add_template_global(category_name, "row_name")
     app.add_template_global(duration_patterns)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_delta, check_int
+from ..base import RuleError, check_delta, check_int, say
 from .islands import INFLUENCE, ISLAND_KEYS, parse_islands, parse_pieces
 
 
@@ -243,29 +243,63 @@ def island_label(state: dict, index: Any) -> str:
     islands = state["table"]["islands"]
     if isinstance(index, int) and 0 <= index < len(islands) and islands[index].get("name"):
         return islands[index]["name"]
-    return f"island {index + 1}" if isinstance(index, int) else "an island"
+    return say("island %(n)s", n=index + 1) if isinstance(index, int) else say("an island")
+
+
+def island_title(state: dict, index: Any) -> str:
+    """The island's label to begin a sentence with ("Island 2", a name as typed)."""
+    islands = state["table"]["islands"]
+    if isinstance(index, int) and 0 <= index < len(islands) and islands[index].get("name"):
+        name = islands[index]["name"]
+        return name[:1].upper() + name[1:]
+    return say("Island %(n)s", n=index + 1) if isinstance(index, int) else say("An island")
+
+
+PIECE_WORDS = {  # (one, several) of a kind of piece, for the Undo label
+    "vikings": (say("%(count)s viking"), say("%(count)s vikings")),
+    "outposts": (say("%(count)s outpost"), say("%(count)s outposts")),
+    "mill": (say("%(count)s mill"), say("%(count)s mill")),
+    "workshop": (say("%(count)s workshop"), say("%(count)s workshop")),
+    "barracks": (say("%(count)s barrack"), say("%(count)s barracks")),
+}
+
+
+def piece_words(piece: str, n: int) -> str:
+    count = f"{'+' if n > 0 else ''}{n}"
+    if piece not in PIECE_WORDS:
+        return f"{count} {piece if abs(n) != 1 else piece.rstrip('s')}"
+    return PIECE_WORDS[piece][abs(n) != 1] % {"count": count}
 
 
 def describe(state: dict, event: dict) -> str | None:
     """Explorers' changes in players' words: "Ann +1 viking on island 2"."""
     kind, data = event.get("type"), event.get("data") or {}
     where = island_label(state, data.get("island"))
+    title = island_title(state, data.get("island"))
     add = data.get("add") if isinstance(data.get("add"), dict) else {}
+    player = data.get("player")
     if kind == "set_influence" and add:
-        return f"{data.get('player')} " + ", ".join(
-            f"{'+' if n > 0 else ''}{n} {piece if abs(n) != 1 else piece.rstrip('s')}"
-            for piece, n in add.items()) + f" on {where}"
+        return say("%(player)s %(pieces)s on %(island)s", player=player, island=where,
+                   pieces=", ".join(piece_words(piece, n) for piece, n in add.items()))
     if kind == "set_influence":
-        return f"{data.get('player')}'s pieces on {where}"
+        return say("%(player)s's pieces on %(island)s", player=player, island=where)
     if kind == "update_island" and "tiles" in add:
         n = add["tiles"]
-        tiles = "tile" if abs(n) == 1 else "tiles"
-        return f"{where[:1].upper()}{where[1:]}: {'+' if n > 0 else ''}{n} {tiles}"
+        count = f"{'+' if n > 0 else ''}{n}"
+        if abs(n) == 1:
+            return say("%(island)s: %(count)s tile", island=title, count=count)
+        return say("%(island)s: %(count)s tiles", island=title, count=count)
     if kind == "update_island":
-        return f"{where[:1].upper()}{where[1:]} changed"
-    return {"turn": "End of turn", "add_island": "A new island",
-            "remove_island": f"{where[:1].upper()}{where[1:]} removed",
-            "keep_captain": f"{data.get('player')} keeps {data.get('captain')}"}.get(kind)
+        return say("%(island)s changed", island=title)
+    if kind == "turn":
+        return say("End of turn")
+    if kind == "add_island":
+        return say("A new island")
+    if kind == "remove_island":
+        return say("%(island)s removed", island=title)
+    if kind == "keep_captain":
+        return say("%(player)s keeps %(captain)s", player=player, captain=data.get("captain"))
+    return None
 
 
 def inverse(event: dict) -> dict | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_delta, check_int, seat_after
+from ..base import RuleError, check_delta, check_int, say, seat_after
 
 LOCATIONS = {"recruit_reavers": "Recruit Reavers", "trade_with_villages": "Trade with Villages",
              "raid_villages": "Raid Villages", "raid_keeps": "Raid Keeps",
@@ -244,8 +244,13 @@ def describe(state: dict, event: dict) -> str | None:
     if event.get("type") == "territories":
         if isinstance(data.get("add"), int):
             n = data["add"]
-            return f"{player} {'+' if n > 0 else ''}{n} territor{'y' if abs(n) == 1 else 'ies'}"
-        return f"{player} holds {data.get('count')} territories"
+            count = f"{'+' if n > 0 else ''}{n}"
+            if abs(n) == 1:
+                return say("%(player)s %(count)s territory", player=player, count=count)
+            return say("%(player)s %(count)s territories", player=player, count=count)
+        return say("%(player)s holds %(count)s territories", player=player,
+                   count=data.get("count"))
     if event.get("type") == "place":
-        return f"Pawn to {LOCATIONS.get(data.get('location'), data.get('location'))}"
+        return say("Pawn to %(place)s",
+                   place=LOCATIONS.get(data.get("location"), data.get("location")))
     return None

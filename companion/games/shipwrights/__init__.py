@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Game
+from ..base import Game, say
 from . import box_values, play
 from .catalogue import empty_catalogue, track_vp_question, validate_catalogue
 from .heroes import adjudicate_heroes, award_heroes
@@ -75,10 +75,16 @@ class ShipwrightsGame(Game):
     def describe_event(self, state: dict, event: dict) -> str | None:
         data = event.get("data") or {}
         if event.get("type") == "track" and isinstance(data.get("steps"), int):
-            steps = data["steps"]
-            return (f"{play.who(data.get('player'))}: {str(data.get('track'))} track "
-                    f"{'+' if steps > 0 else ''}{steps}")
-        return {"reveal": "Round card revealed"}.get(event.get("type"))
+            steps = f"{'+' if data['steps'] > 0 else ''}{data['steps']}"
+            track = TRACK_WORDS.get(data.get("track"), str(data.get("track")))
+            if data.get("player") == play.NEUTRAL:
+                return say("The neutral player: %(track)s track %(steps)s", track=track,
+                           steps=steps)
+            return say("%(player)s: %(track)s track %(steps)s", player=data.get("player"),
+                       track=track, steps=steps)
+        if event.get("type") == "reveal":
+            return say("Round card revealed")
+        return None
 
     def inverse_event(self, event: dict) -> dict | None:
         data = event.get("data") or {}
@@ -104,6 +110,8 @@ class ShipwrightsGame(Game):
         games registry binds the name ``shipwrights`` to this object)."""
         return adjudicate_heroes(body)
 
+
+TRACK_WORDS = {"military": say("military"), "trade": say("trade"), "renown": say("renown")}
 
 GAME = ShipwrightsGame()
 
