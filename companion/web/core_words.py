@@ -95,6 +95,22 @@ SHEET_WORDS = (
 )
 
 
+# Names the core deals or lays out: Explorers' captains, Knarr's artifacts, ship sides.
+CARD_WORDS = (
+    # TRANSLATORS: Explorers of the North Sea captains: no German or French card list was at
+    # hand, so these names are our own translations.
+    _l("Archer"), _l("Barbarian"), _l("Cartographer"), _l("Hero"), _l("Huntsman"), _l("Queen"),
+    _l("Scout"), _l("Shieldmaiden"), _l("Trader"), _l("Tyrant"), _l("Watchman"),
+    _l("Berserker"), _l("Adventurer"),
+    # TRANSLATORS: Knarr's artifacts (our own translations, no German or French rulebook at
+    # hand).
+    _l("Amulet"), _l("Weathervane"), _l("Golden Bracelet"), _l("Cauldron"), _l("Helmet"),
+    _l("Mead Cup"), _l("Silver Coin"),
+    # TRANSLATORS: Knarr's ship sheets are played normal or advanced side up.
+    _l("normal"), _l("advanced"),
+)
+
+
 AS_TYPED = re.compile(r"^(name|names|player|players|who|.*_name)$")
 # Placeholders that hold a number ("+3", "12", "2.5"): they match digits only, so a shape may
 # put one right beside a word ("%(player)s %(count)s territory" is "Cecilie +1 territory").
@@ -105,6 +121,8 @@ NUMBER = r"[+-]?\d+(?:\.\d+)?"
 NUMBERS = re.compile(r"^(others)$")
 # ", "-joined lists of counted things, each translated in turn ("+1 viking, -2 outposts")
 LISTS = re.compile(r"^(pieces|items)$")
+# Whole sentences (a card's text, a scenario's notes): they may run over several sentences
+TEXTS = re.compile(r"^(text|.*_text)$")
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
@@ -179,7 +197,26 @@ def _param(locale: str, name: str, value: str) -> tuple[int, str]:
     if name == "changes":   # "Gold +3; Silver -1 and 2 more": see label_words
         from .label_words import changes_words
         return 0, changes_words(value)
-    return _parsed(locale, value)
+    explained, said = _parsed(locale, value)
+    if explained < len(value):
+        listed = _listed(locale, value)
+        if listed and listed[0] > explained:
+            return listed
+    return explained, said
+
+
+def _listed(locale: str, value: str) -> tuple[int, str] | None:
+    """A list the core joined (base.join_names: "2 on Military and 1 on Trade", "15, 16 and
+    17"), each item said in turn and joined by the language's "and"."""
+    both = LAST_AND.match(value)
+    if not both:
+        return None
+    items = [*both["names"].split(", "), both["last"]]
+    parts = [(len(item), item) if re.fullmatch(NUMBER, item) else _parsed(locale, item)
+             for item in items]
+    words = [w for _, w in parts]
+    return (sum(n for n, _ in parts) + 2 * (len(items) - 1),
+            gettext("%(names)s and %(name)s", names=", ".join(words[:-1]), name=words[-1]))
 
 
 def _shapes() -> list[tuple[int, str, re.Pattern]]:
@@ -225,6 +262,8 @@ def _value_pattern(name: str) -> str:
         return f"{NUMBER}(?:, {NUMBER})*"
     if LISTS.match(name):   # begins with a count: "+1 viking, -2 outposts"
         return f"{NUMBER} {WORDS}"
+    if TEXTS.match(name):
+        return ".+?"
     return WORDS
 
 

@@ -208,6 +208,7 @@ def init_i18n(app: Flask, root: Path) -> None:
     app.add_template_global(phase_name)
     app.add_template_global(colour_name)
     app.add_template_global(core)
+    app.add_template_filter(core, "core")
     app.add_template_global(rank_words)
     app.add_template_global(category_name, "row_name")
     app.add_template_global(duration_patterns)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..base import MAX_NAME, RuleError, check_object
+from ..base import MAX_NAME, RuleError, check_object, say
 
 BASE_CAPTAINS = ("Archer", "Barbarian", "Cartographer", "Hero", "Huntsman", "Queen", "Scout",
                  "Shieldmaiden", "Trader", "Tyrant", "Watchman")
@@ -19,19 +19,22 @@ MAX_CATALOGUE_CAPTAINS = 10
 
 # Short paraphrases of each bonus, for the setup and the phone.
 CAPTAIN_BONUS = {
-    "Archer": "+1 VP per tile on the shortest route from the Mainland to your farthest outpost.",
-    "Barbarian": "+1 VP per enemy ship you destroyed.",
-    "Cartographer": "Your second-largest controlled island scores again (needs 2 islands).",
-    "Hero": "+2 VP per set of 1 outpost, 1 raided settlement and 1 destroyed enemy ship.",
-    "Huntsman": "+2 VP per pair of delivered livestock of the same type.",
-    "Queen": "Your influence on one island you control, minus the number of players (min 0).",
-    "Scout": "+1 VP per completed island you do not control where you have a Viking.",
-    "Shieldmaiden": "+1 VP per island you control.",
-    "Trader": "+2 VP per 3 livestock delivered.",
-    "Tyrant": "+1 VP per settlement you raided.",
-    "Watchman": "+1 VP per outpost you built.",
-    "Berserker": "+1 VP per Viking death, on top of the squared score.",
-    "Adventurer": "+1 VP per shipwreck token still on your dashboard, gold included.",
+    "Archer": say("+1 VP per tile on the shortest route from the Mainland to your farthest "
+                  "outpost."),
+    "Barbarian": say("+1 VP per enemy ship you destroyed."),
+    "Cartographer": say("Your second-largest controlled island scores again (needs 2 "
+                        "islands)."),
+    "Hero": say("+2 VP per set of 1 outpost, 1 raided settlement and 1 destroyed enemy ship."),
+    "Huntsman": say("+2 VP per pair of delivered livestock of the same type."),
+    "Queen": say("Your influence on one island you control, minus the number of players "
+                 "(min 0)."),
+    "Scout": say("+1 VP per completed island you do not control where you have a Viking."),
+    "Shieldmaiden": say("+1 VP per island you control."),
+    "Trader": say("+2 VP per 3 livestock delivered."),
+    "Tyrant": say("+1 VP per settlement you raided."),
+    "Watchman": say("+1 VP per outpost you built."),
+    "Berserker": say("+1 VP per Viking death, on top of the squared score."),
+    "Adventurer": say("+1 VP per shipwreck token still on your dashboard, gold included."),
 }
 
 

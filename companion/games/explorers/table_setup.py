@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from ..base import RuleError, join_names, seat_after
+from ..base import RuleError, join_names, say, seat_after
 from .captains import captain_description, captain_pool
 
 BASE_TILES = 48
@@ -84,22 +84,29 @@ def build_setup(players: list[str], options: dict, rng: random.Random,
 def checklist(players: list[str], setup: dict) -> list[str]:
     """What to lay out on the table, as sentences in order."""
     rocks, solo = setup["rocks_of_ruin"], setup["solo"]
-    steps = ["Put a Starting Board (either side up) within everyone's reach, with room in "
-             "front of it for tiles.",
-             "Behind the Starting Board: the livestock, the Settlement tokens shuffled with "
-             "their strength hidden, and the Enemy Ships shuffled ship side up."]
+    steps = [say("Put a Starting Board (either side up) within everyone's reach, with room in "
+                 "front of it for tiles."),
+             say("Behind the Starting Board: the livestock, the Settlement tokens shuffled "
+                 "with their strength hidden, and the Enemy Ships shuffled ship side up.")]
     if rocks:
-        steps.append("Shuffle the Fortress tokens (gates up) and the Shipwreck tokens (wrecks "
-                     "up) into two separate piles behind the Starting Board.")
+        steps.append(say("Shuffle the Fortress tokens (gates up) and the Shipwreck tokens "
+                         "(wrecks up) into two separate piles behind the Starting Board."))
     steps += tile_steps(len(players), setup)
     steps += captain_steps(setup)
-    who = "You take" if solo else "Each player takes"
-    steps.append(f"{who} a longship, 7 Vikings and 5 outposts in one colour: the longship goes "
-                 "on the Mainland shore with 2 Vikings aboard, the other 5 Vikings on the "
-                 "Mainland.")
-    if rocks:
-        steps.append(f"{who} a Dashboard, with the Mill, Workshop, Barracks and outposts on "
-                     "its spaces.")
+    if solo:
+        steps.append(say("You take a longship, 7 Vikings and 5 outposts in one colour: the "
+                         "longship goes on the Mainland shore with 2 Vikings aboard, the other "
+                         "5 Vikings on the Mainland."))
+        if rocks:
+            steps.append(say("You take a Dashboard, with the Mill, Workshop, Barracks and "
+                             "outposts on its spaces."))
+    else:
+        steps.append(say("Each player takes a longship, 7 Vikings and 5 outposts in one "
+                         "colour: the longship goes on the Mainland shore with 2 Vikings "
+                         "aboard, the other 5 Vikings on the Mainland."))
+        if rocks:
+            steps.append(say("Each player takes a Dashboard, with the Mill, Workshop, Barracks "
+                             "and outposts on its spaces."))
     steps.append(end_step(setup) if solo else winter_step(setup))
     return steps
 
@@ -107,22 +114,23 @@ def checklist(players: list[str], setup: dict) -> list[str]:
 def tile_steps(players: int, setup: dict) -> list[str]:
     tiles = setup["tiles_in_play"]
     if setup["rocks_of_ruin"]:
-        steps = [f"Shuffle the {ROCKS_TILES} Rocks of Ruin tiles into the {BASE_TILES} base "
-                 "tiles."]
+        steps = [say("Shuffle the %(rocks)s Rocks of Ruin tiles into the %(base)s base tiles.",
+                     rocks=ROCKS_TILES, base=BASE_TILES)]
         if players == 5:
-            steps.append(f"Return {FIVE_PLAYER_REMOVED} tiles to the box unseen: {tiles} "
-                         "tiles stay in play.")
+            steps.append(say("Return %(removed)s tiles to the box unseen: %(tiles)s tiles stay "
+                             "in play.", removed=FIVE_PLAYER_REMOVED, tiles=tiles))
     else:
-        steps = [f"Shuffle the {BASE_TILES} tiles."]
+        steps = [say("Shuffle the %(base)s tiles.", base=BASE_TILES)]
     if setup["solo"]:
-        steps.append("Deal no tiles: each turn you draw 3, place 2 and discard 1 (no face-up "
-                     "tiles in the solo game).")
+        steps.append(say("Deal no tiles: each turn you draw 3, place 2 and discard 1 (no "
+                         "face-up tiles in the solo game)."))
         return steps
-    steps.append(f"Deal {HAND_SIZE} tiles face down to each player and stack the rest face "
-                 "down.")
+    steps.append(say("Deal %(hand)s tiles face down to each player and stack the rest face "
+                     "down.", hand=HAND_SIZE))
     if setup["face_up_tiles"]:
-        steps.append(f"Turn the top {setup['face_up_tiles']} tiles of the stack face up beside "
-                     "it; a player may draw one of them instead of the top of the stack.")
+        steps.append(say("Turn the top %(face_up)s tiles of the stack face up beside it; a "
+                         "player may draw one of them instead of the top of the stack.",
+                         face_up=setup["face_up_tiles"]))
     return steps
 
 
@@ -130,23 +138,37 @@ def captain_steps(setup: dict) -> list[str]:
     captains = setup["captains"]
     if setup["solo"]:
         (player, pair), = captains.items()
-        return [f"Lay your 2 captains face up: {pair[0]} and {pair[1]} (the Queen and the "
-                "Scout are out of the solo game); only the lower-scoring one counts at the end."]
-    dealt = "; ".join(f"{p}: {a} or {b}" for p, (a, b) in captains.items())
-    where = "face up on their Dashboard" if setup["rocks_of_ruin"] else "face up"
-    return [f"Deal 2 captains to each player ({dealt}). Each keeps one {where}; the others "
-            "go back to the box."]
+        return [say("Lay your 2 captains face up: %(first)s and %(second)s (the Queen and the "
+                    "Scout are out of the solo game); only the lower-scoring one counts at the "
+                    "end.", first=pair[0], second=pair[1])]
+    dealt = dealt_captains(list(captains.items()))
+    if setup["rocks_of_ruin"]:
+        return [say("Deal 2 captains to each player (%(dealt)s). Each keeps one face up on "
+                    "their Dashboard; the others go back to the box.", dealt=dealt)]
+    return [say("Deal 2 captains to each player (%(dealt)s). Each keeps one face up; the "
+                "others go back to the box.", dealt=dealt)]
+
+
+def dealt_captains(pairs: list[tuple[str, list[str]]]) -> str:
+    """ "Ann: Tyrant or Barbarian; Bo: ..." said one player at a time, so a page can say each
+    part (and each captain) in its language."""
+    (player, (first, second)), rest = pairs[0], pairs[1:]
+    if not rest:
+        return say("%(player)s: %(first)s or %(second)s", player=player, first=first,
+                   second=second)
+    return say("%(player)s: %(first)s or %(second)s; %(more)s", player=player, first=first,
+               second=second, more=dealt_captains(rest))
 
 
 def winter_step(setup: dict) -> str:
-    order = join_names(setup["turn_order"])
-    per_player = setup["total_turns"] // len(setup["turn_order"])
-    return (f"{setup['start_player']} starts and play goes clockwise ({order}). "
-            f"{setup['winter_token']}, to the start player's right, takes the Winter Token: "
-            f"the game ends after their turn with an empty hand, {setup['total_turns']} turns "
-            f"in all ({per_player} each).")
+    return say("%(player)s starts and play goes clockwise (%(players)s). %(who)s, to the start "
+               "player's right, takes the Winter Token: the game ends after their turn with an "
+               "empty hand, %(turns)s turns in all (%(each)s each).",
+               player=setup["start_player"], players=join_names(setup["turn_order"]),
+               who=setup["winter_token"], turns=setup["total_turns"],
+               each=setup["total_turns"] // len(setup["turn_order"]))
 
 
 def end_step(setup: dict) -> str:
-    return (f"No Winter Token in the solo game: it ends when no tiles are left to draw, after "
-            f"{setup['total_turns']} turns.")
+    return say("No Winter Token in the solo game: it ends when no tiles are left to draw, "
+               "after %(turns)s turns.", turns=setup["total_turns"])

@@ -6,9 +6,11 @@ from typing import Any
 
 from ..base import RuleError, check_delta, check_int, say, seat_after
 
-LOCATIONS = {"recruit_reavers": "Recruit Reavers", "trade_with_villages": "Trade with Villages",
-             "raid_villages": "Raid Villages", "raid_keeps": "Raid Keeps",
-             "conquer_territories": "Conquer Territories", "battle_at_sea": "Battle at Sea"}
+LOCATIONS = {"recruit_reavers": say("Recruit Reavers"),
+             "trade_with_villages": say("Trade with Villages"),
+             "raid_villages": say("Raid Villages"), "raid_keeps": say("Raid Keeps"),
+             "conquer_territories": say("Conquer Territories"),
+             "battle_at_sea": say("Battle at Sea")}
 START_PLAYER_LOCATION = "trade_with_villages"
 ROUNDS = 6
 ACTIONS_PER_ROUND = 4
@@ -39,26 +41,36 @@ def placement_order(players: list[str], start: str, honor_ship: str | None) -> l
 
 def setup_checklist(players: list[str], start: str, food: dict, honor: str | None) -> list[str]:
     pawns = pawns_per_player(len(players))
-    side = "2-player" if len(players) == 2 else "3-4 player"
-    marker = f"Give {start} the Start Player marker"
+    if len(players) == 2:
+        board = say("Lay the board 2-player side up and set the round tracker on round 1 of "
+                    "%(rounds)s.", rounds=ROUNDS)
+    else:
+        board = say("Lay the board 3-4 player side up and set the round tracker on round 1 of "
+                    "%(rounds)s.", rounds=ROUNDS)
     if honor:
-        marker += (" and the Honor Ship, an extra pawn for its holder that passes clockwise at "
-                   "every cleanup")
+        marker = say("Give %(player)s the Start Player marker and the Honor Ship, an extra pawn "
+                     "for its holder that passes clockwise at every cleanup.", player=start)
+    else:
+        marker = say("Give %(player)s the Start Player marker.", player=start)
+    if pawns > 1:
+        takes = say("Each player takes a player board, 1 Favor token, %(count)s Longship pawns "
+                    "and a score tracker on 0 of the Glory track.", count=pawns)
+    else:
+        takes = say("Each player takes a player board, 1 Favor token, 1 Longship pawn and a "
+                    "score tracker on 0 of the Glory track.")
     return [
-        f"Lay the board {side} side up and set the round tracker on round 1 of {ROUNDS}.",
-        marker + ".",
-        f"Each player takes a player board, 1 Favor token, {pawns} Longship "
-        f"pawn{'s' if pawns > 1 else ''} and a score tracker on 0 of the Glory track.",
-        "Food by seat: " + ", ".join(f"{p} {n}" for p, n in food.items()) + ".",
-        "Shuffle the Sea Journey, Sea Battle, Village Spoils, Keep Spoils, Reaver and Prophecy "
-        "decks one by one onto their spaces.",
-        "Each player draws 2 Reavers, rolls the dice pictured top left onto their board, then "
-        "Rallies, Specializes or Promotes each card.",
-        f"Fill every Action Location with cards for {len(players)} players.",
-        "Sort the Territory tiles by type, shuffle each stack and put it on its space.",
-        "Roll 2 Crew dice of each colour onto Trade with Villages and put the Ship Upgrade "
-        "tokens on their spaces at Raid Villages.",
-        "Keep the Food, Favor and dice supplies within reach.",
+        board, marker, takes,
+        say("Food by seat: %(players)s.",
+            players=", ".join(f"{p} {n}" for p, n in food.items())),
+        say("Shuffle the Sea Journey, Sea Battle, Village Spoils, Keep Spoils, Reaver and "
+            "Prophecy decks one by one onto their spaces."),
+        say("Each player draws 2 Reavers, rolls the dice pictured top left onto their board, "
+            "then Rallies, Specializes or Promotes each card."),
+        say("Fill every Action Location with cards for %(count)s players.", count=len(players)),
+        say("Sort the Territory tiles by type, shuffle each stack and put it on its space."),
+        say("Roll 2 Crew dice of each colour onto Trade with Villages and put the Ship Upgrade "
+            "tokens on their spaces at Raid Villages."),
+        say("Keep the Food, Favor and dice supplies within reach."),
     ]
 
 
@@ -71,7 +83,7 @@ def make_setup(players: list[str], start: str) -> dict:
             "rounds": ROUNDS, "round_track": list(range(1, ROUNDS + 1)),
             "actions_per_round": ACTIONS_PER_ROUND,
             "locations": [{"id": k, "name": v} for k, v in LOCATIONS.items()],
-            "board_side": "2 players" if len(players) == 2 else "3-4 players",
+            "board_side": say("2 players") if len(players) == 2 else say("3-4 players"),
             "checklist": setup_checklist(players, start, food, honor)}
 
 

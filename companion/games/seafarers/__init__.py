@@ -14,6 +14,7 @@ from ..base import (
     SheetField,
     check_object,
     parse_score_players,
+    say,
     score_response,
 )
 from . import board, book, sheets, table
@@ -38,10 +39,10 @@ def scenario_notes(scenario: Scenario, mode: str) -> str:
 
 
 LAYOUT_LABELS = {
-    "book": "The book's layout (as the owner entered it from the rulebook's diagram)",
-    "book_missing": "The book's layout: lay the tiles as in your rulebook's diagram",
-    "variable": "Variable layout (not the book's)",
-    "random": "Laid at random by the app",
+    "book": say("The book's layout (as the owner entered it from the rulebook's diagram)"),
+    "book_missing": say("The book's layout: lay the tiles as in your rulebook's diagram"),
+    "variable": say("Variable layout (not the book's)"),
+    "random": say("Laid at random by the app"),
 }
 
 
@@ -216,10 +217,11 @@ def target_note(scenario: Scenario, target: int | None) -> str | None:
     if scenario.target_vp is not None:
         return None
     if target is None:
-        return (f"The 1997 book gives no target for {scenario.name}: agree one at the table "
-                "(the victory target option); until then no one wins by reaching it.")
-    return (f"The 1997 book gives no target for {scenario.name}; the table set {target} "
-            "victory points.")
+        return say("The 1997 book gives no target for %(scenario)s: agree one at the table (the "
+                   "victory target option); until then no one wins by reaching it.",
+                   scenario=scenario.name)
+    return say("The 1997 book gives no target for %(scenario)s; the table set %(target)s victory "
+               "points.", scenario=scenario.name, target=target)
 
 
 def score_player(name: str, sheet: dict) -> dict:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..base import say
 from . import hexgrid
 from .generator import Board, Search
 from .scenarios import (
@@ -46,29 +47,32 @@ def pirate_and_robber(scenario: Scenario, hexes: list[dict], rng,
     sea = [h for h in hexes if h["terrain"] == "sea"]
     pirate = rng.choice(sea) if sea else None
     out = {"pirate": spot(pirate),
-           "pirate_note": ("The pirate ship starts on any sea hex (the book); the app "
-                           f"suggests {pirate['label']}." if pirate else
-                           "The pirate ship starts on any sea hex (the book): pick one.")}
+           "pirate_note": (say("The pirate ship starts on any sea hex (the book); the app "
+                               "suggests %(hex_name)s.", hex_name=pirate["label"]) if pirate
+                           else say("The pirate ship starts on any sea hex (the book): pick "
+                                    "one."))}
     deserts = [h for h in hexes if h["terrain"] == "desert"]
     if scenario.main_island and deserts:
         out["robber"] = spot(deserts[0])
-        out["robber_note"] = (f"The robber starts on the main island's desert, "
-                              f"{deserts[0]['label']}, as in the base game.")
+        out["robber_note"] = say("The robber starts on the main island's desert, %(hex_name)s, "
+                                 "as in the base game.", hex_name=deserts[0]["label"])
     elif deserts:
         out["robber"] = spot(deserts[0])
-        out["robber_note"] = (f"The book gives {scenario.name} no starting place for the "
-                              "robber (it has no desert, only wasteland); the app suggests "
-                              f"the wasteland at {deserts[0]['label']}, which yields nothing.")
+        out["robber_note"] = say("The book gives %(scenario)s no starting place for the robber "
+                                 "(it has no desert, only wasteland); the app suggests the "
+                                 "wasteland at %(hex_name)s, which yields nothing.",
+                                 scenario=scenario.name, hex_name=deserts[0]["label"])
     elif wasteland:      # wasteland in the material, its place not known yet
         out["robber"] = None
-        out["robber_note"] = (f"The book gives {scenario.name} no starting place for the "
-                              "robber (it has no desert, only wasteland); the app suggests a "
-                              "wasteland tile, which yields nothing.")
+        out["robber_note"] = say("The book gives %(scenario)s no starting place for the robber "
+                                 "(it has no desert, only wasteland); the app suggests a "
+                                 "wasteland tile, which yields nothing.", scenario=scenario.name)
     else:
         out["robber"] = None
-        out["robber_note"] = (f"The book gives {scenario.name} no starting place for the "
-                              "robber (it has no desert); the app suggests keeping it beside "
-                              "the board until the first 7 or knight moves it.")
+        out["robber_note"] = say("The book gives %(scenario)s no starting place for the robber "
+                                 "(it has no desert); the app suggests keeping it beside the "
+                                 "board until the first 7 or knight moves it.",
+                                 scenario=scenario.name)
     return out
 
 
@@ -125,25 +129,27 @@ def balance(hexes: list[dict], search: Search) -> dict:
 
 def target_sentence(scenario: Scenario, target: int | None) -> str:
     if scenario.target_vp is not None:
-        return f"play to {target} victory points"
+        return say("play to %(target)s victory points", target=target)
     if target is None:
-        return "the 1997 book gives no target: agree one at the table"
-    return f"play to {target} victory points (the table's choice: the 1997 book gives no target)"
+        return say("the 1997 book gives no target: agree one at the table")
+    return say("play to %(target)s victory points (the table's choice: the 1997 book gives no "
+               "target)", target=target)
 
 
 LAY_OUT = {
-    "book": "Lay the tiles and number chips as drawn: the book's layout, as the owner entered "
-            "it. Shuffle the harbour pieces face down and place them on the marked spots in a "
-            "random order (the drawing shows one such deal), each facing the coast it serves.",
-    "book_missing": "Lay the tiles and number chips as in your rulebook's diagram: the app does "
-                    "not have the book's layout (the owner can enter it once with the box "
-                    "data). The material list says what goes on the board; put the harbour "
-                    "pieces, shuffled face down, on the spots the diagram shows.",
-    "variable": "Variable layout (not the book's): lay the tiles and number chips as drawn "
-                "here; put the harbour markers on the marked sea hexes, each facing the coast "
-                "it serves.",
-    "random": "Lay the tiles and number chips as drawn here; put the harbour markers on the "
-              "marked sea hexes, each facing the coast it serves.",
+    "book": say("Lay the tiles and number chips as drawn: the book's layout, as the owner "
+                "entered it. Shuffle the harbour pieces face down and place them on the marked "
+                "spots in a random order (the drawing shows one such deal), each facing the "
+                "coast it serves."),
+    "book_missing": say("Lay the tiles and number chips as in your rulebook's diagram: the app "
+                        "does not have the book's layout (the owner can enter it once with the "
+                        "box data). The material list says what goes on the board; put the "
+                        "harbour pieces, shuffled face down, on the spots the diagram shows."),
+    "variable": say("Variable layout (not the book's): lay the tiles and number chips as drawn "
+                    "here; put the harbour markers on the marked sea hexes, each facing the "
+                    "coast it serves."),
+    "random": say("Lay the tiles and number chips as drawn here; put the harbour markers on the "
+                  "marked sea hexes, each facing the coast it serves."),
 }
 
 
@@ -151,25 +157,26 @@ def checklist(scenario: Scenario, layout: Layout, players: int,
               target: int | None = None, mode: str = "random") -> list[str]:
     """What to lay out on the table, in sentences."""
     target = scenario.target_vp if target is None else target
-    items = [f"{scenario.name} for {players} players: {target_sentence(scenario, target)}."]
+    items = [say("%(scenario)s for %(count)s players: %(target)s.", scenario=scenario.name,
+                 count=players, target=target_sentence(scenario, target))]
     if scenario.main_island:
-        items.append("Lay the base game's main island as drawn, ringed by plain sea tiles "
-                     "(not the ones with printed harbours).")
+        items.append(say("Lay the base game's main island as drawn, ringed by plain sea tiles "
+                         "(not the ones with printed harbours)."))
     items.append(LAY_OUT[mode])
     if layout.hidden_tiles and mode != "book_missing":
-        items.append("Leave the ? spaces empty. Stack the face-down tiles and the face-down "
-                     "chips in the order given; reveal the top tile (and, for land, the top "
-                     "chip) when a ship or road reaches a ? space.")
+        items.append(say("Leave the ? spaces empty. Stack the face-down tiles and the face-down "
+                         "chips in the order given; reveal the top tile (and, for land, the top "
+                         "chip) when a ship or road reaches a ? space."))
     if scenario.chip_bag:
-        chips = ", ".join(map(str, sorted(layout.chips)))
-        items.append(f"Put the second set's chips {chips} in a bag; a small-island tile gets "
-                     "the next chip when a ship or road first reaches it.")
+        items.append(say("Put the second set's chips %(chips)s in a bag; a small-island tile "
+                         "gets the next chip when a ship or road first reaches it.",
+                         chips=", ".join(map(str, sorted(layout.chips)))))
     if scenario.start_on_main_island:
-        items.append("Every player founds both start settlements on the main island.")
+        items.append(say("Every player founds both start settlements on the main island."))
     if scenario.free_harbours:
-        items.append("The harbours shown are a suggestion: by the rules the harbours are "
-                     "shuffled face down and, beginning with the oldest player, each player in "
-                     "turn places one next to a land tile of their choice.")
+        items.append(say("The harbours shown are a suggestion: by the rules the harbours are "
+                         "shuffled face down and, beginning with the oldest player, each player "
+                         "in turn places one next to a land tile of their choice."))
     if scenario.special_vp:
-        items.append(f"Special victory points: {scenario.special_vp}")
+        items.append(say("Special victory points: %(special)s", special=scenario.special_vp))
     return items

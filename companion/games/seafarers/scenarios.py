@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..base import say
 from .hexgrid import parse_art
 
 TERRAINS = ("sea", "desert", "gold", "fields", "hills", "mountains", "pasture", "forest")
@@ -128,7 +129,7 @@ def new_shores() -> Scenario:
     """
     return Scenario(
         "new_shores", "To New Shores", 13, notes=new_shores.__doc__, main_island=True,
-        special_vp="1 VP for your first settlement on a small island.",
+        special_vp=say("1 VP for your first settlement on a small island."),
         special_vp_rule="first_small_island",
         layouts=(Layout((3, 4), (
             "   ~ ~ 4 ~ ~ L L",
@@ -154,7 +155,7 @@ def four_islands() -> Scenario:
     """
     return Scenario(
         "four_islands", "The Four Islands", 12, notes=four_islands.__doc__,
-        special_vp="1 VP for the first foreign island settled, 2 VP for each further one.",
+        special_vp=say("1 VP for the first foreign island settled, 2 VP for each further one."),
         special_vp_rule="four_islands", as_shown=True,
         layouts=(
             Layout((3,), (
@@ -235,7 +236,7 @@ def wasteland() -> Scenario:
     """
     return Scenario(
         "wasteland", "Through the Wasteland", 12, notes=wasteland.__doc__,
-        special_vp="1 VP for your first settlement on a small island.",
+        special_vp=say("1 VP for your first settlement on a small island."),
         special_vp_rule="first_small_island", as_shown=True,
         layouts=(
             Layout((3,), (
@@ -283,7 +284,7 @@ def new_world() -> Scenario:
     return Scenario(
         "new_world", "New World", 12, notes=new_world.__doc__, red_off_gold=True,
         free_harbours=True,
-        special_vp="1 VP for your first settlement on each foreign island.",
+        special_vp=say("1 VP for your first settlement on each foreign island."),
         special_vp_rule="each_foreign_island",
         layouts=(
             Layout((3,), new_world_art(3), tiles(19, 0, 0, 4, 4, 4, 4, 4),
@@ -305,7 +306,7 @@ def great_crossing() -> Scenario:
     """
     return Scenario(
         "great_crossing", "The Great Crossing", None, notes=great_crossing.__doc__,
-        special_vp="1 VP for each trade line between Catan and Transcatan you win.",
+        special_vp=say("1 VP for each trade line between Catan and Transcatan you win."),
         special_vp_rule="trade_lines",
         layouts=(Layout((4,), (
             " 0 L ~ ~ L 3",

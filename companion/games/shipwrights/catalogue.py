@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int
+from ..base import RuleError, check_int, say
 from .rules import DRAFT_DIRECTIONS, HUT_NUMBERS, SCORING_SPACES, TRACK_END, TRACKS, track_name
 
 MAX_ROUND_CARDS = 60
@@ -185,9 +185,10 @@ def hut_track(catalogue: dict, hut: int) -> str | None:
 
 
 def missing_hut_note(hut: int, player: str) -> str:
-    return (f"The box data does not know Hut {hut}'s track icon: {player} moves 1 space on "
-            f"the track shown in the Hut's top-right corner (record it as a track move), and "
-            f"the owner can enter Hut {hut} on {CATALOGUE_PAGE}.")
+    return say("The box data does not know Hut %(hut)s's track icon: %(player)s moves 1 space "
+               "on the track shown in the Hut's top-right corner (record it as a track move), "
+               "and the owner can enter Hut %(hut)s on the Box data page.", hut=hut,
+               player=player)
 
 
 def track_vp_question(space: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import RuleError, join_names
+from ..base import RuleError, join_names, say
 from .catalogue import (
     CATALOGUE_PAGE,
     MAX_NEMESIS,
@@ -14,9 +14,6 @@ from .catalogue import (
     validate_catalogue,
 )
 from .rules import HUT_NUMBERS, NEUTRAL, ROUNDS, SCORING_SPACES, STARTING_SUPPLY, TRACKS, track_name
-
-SUPPLY_NAMES = {"workers": "Workers", "oak": "Oak", "wool": "Wool", "iron": "Iron",
-                "gold": "Gold", "silver": "Silver"}
 
 
 def build_setup(players: list[str], options: dict, rng: random.Random, catalogue: dict) -> dict:
@@ -99,70 +96,85 @@ def neutral_start(nemesis: list[dict]) -> dict:
 
 
 # --------------------------------------------------------------------------- sentences
+def supply_item(kind: str, count: int) -> str:
+    return {"workers": say("%(count)s Workers", count=count),
+            "oak": say("%(count)s Oak", count=count),
+            "wool": say("%(count)s Wool", count=count),
+            "iron": say("%(count)s Iron", count=count),
+            "gold": say("%(count)s Gold", count=count),
+            "silver": say("%(count)s Silver", count=count)}[kind]
+
+
 def supply_checklist(hut: int) -> list[str]:
-    items = [f"{n} {SUPPLY_NAMES[k]}" for k, n in STARTING_SUPPLY.items()]
-    return items + ["a Player Board", "the Eikja of your colour, basic side up",
-                    "the Labourer of your colour, basic side up", f"Hut {hut}, basic side up"]
+    items = [supply_item(k, n) for k, n in STARTING_SUPPLY.items()]
+    return items + [say("a Player Board"), say("the Eikja of your colour, basic side up"),
+                    say("the Labourer of your colour, basic side up"),
+                    say("Hut %(hut)s, basic side up", hut=hut)]
 
 
 def setup_notes(setup: dict, catalogue: dict) -> list[str]:
     notes = [missing_hut_note(hut, player) for player, hut in setup["huts"].items()
              if setup["hut_tracks"][player] is None]
     if not setup["round_cards"]:
-        notes.append(f"The box data holds fewer than {ROUNDS} Round Cards, so the app "
-                     "will ask for each revealed card's icons, draft direction and solo VP as "
-                     f"its round starts; to skip that, enter the cards under Round Cards on "
-                     f"{CATALOGUE_PAGE}.")
+        notes.append(say("The box data holds fewer than %(rounds)s Round Cards, so the app "
+                         "will ask for each revealed card's icons, draft direction and solo VP "
+                         "as its round starts; to skip that, enter the cards under Round Cards "
+                         "on the Box data page.", rounds=ROUNDS))
     missing = [s for s in SCORING_SPACES if s not in catalogue["track_vp"]]
     if missing:
-        notes.append(f"The VP for Progress Track spaces {join_names(missing)} are not in the "
-                     "box data: a marker that reaches one counts 0 until the table answers the "
-                     "score's question (or the owner enters them under Track VP).")
+        notes.append(say("The VP for Progress Track spaces %(spaces)s are not in the box "
+                         "data: a marker that reaches one counts 0 until the table answers the "
+                         "score's question (or the owner enters them under Track VP).",
+                         spaces=join_names(missing)))
     return notes
 
 
 def table_checklist(setup: dict, players: list[str]) -> list[str]:
-    lines = ["Lay the Main Board in the middle of the table.", round_card_line(setup),
-             "Shuffle the 15 Raid Cards and the 15 Trade Cards into two face-down piles on "
-             "the board.",
-             "Put the Hero Cards on the board, with the 5 Randi cards in one stack.",
-             "Shuffle the Village Cards into a face-down pile; the discards go below it.",
-             "Each player puts a marker of their colour on space 0 of every Progress Track."]
+    lines = [say("Lay the Main Board in the middle of the table."), round_card_line(setup),
+             say("Shuffle the 15 Raid Cards and the 15 Trade Cards into two face-down piles "
+                 "on the board."),
+             say("Put the Hero Cards on the board, with the 5 Randi cards in one stack."),
+             say("Shuffle the Village Cards into a face-down pile; the discards go below it."),
+             say("Each player puts a marker of their colour on space 0 of every Progress "
+                 "Track.")]
     if setup["neutral_player"]:
-        lines.append("Put a set of markers in an unused colour on space 0 of every track for "
-                     "the neutral player.")
+        lines.append(say("Put a set of markers in an unused colour on space 0 of every track "
+                         "for the neutral player."))
     lines += [nemesis_line(card) for card in setup["nemesis"]]
-    lines += ["Put the Workers, Oak, Wool, Iron, Gold and Silver in a general supply.",
-              "Each player takes a Player Board and the Eikja and Labourer of their colour, "
-              "basic side up (white Upgrade icon); the Labourer goes left of the board and the "
-              "Eikja above it."]
+    lines += [say("Put the Workers, Oak, Wool, Iron, Gold and Silver in a general supply."),
+              say("Each player takes a Player Board and the Eikja and Labourer of their "
+                  "colour, basic side up (white Upgrade icon); the Labourer goes left of the "
+                  "board and the Eikja above it.")]
     lines += [hut_line(p, setup["huts"][p], setup["hut_tracks"][p]) for p in players]
-    lines += ["Return the unused Huts to the box.",
-              "Each player takes 3 Workers, 1 Oak, 1 Wool, 1 Iron, 1 Gold and 2 Silver.",
-              f"{setup['start_player']} is the start player."]
+    lines += [say("Return the unused Huts to the box."),
+              say("Each player takes 3 Workers, 1 Oak, 1 Wool, 1 Iron, 1 Gold and 2 Silver."),
+              say("%(player)s is the start player.", player=setup["start_player"])]
     return lines
 
 
 def round_card_line(setup: dict) -> str:
     if setup["round_cards"]:
-        order = ", ".join(setup["round_cards"])
-        return (f"Stack these 5 Round Cards face down on their space, to be revealed in this "
-                f"order: {order}; the other Round Cards go back in the box.")
-    return ("Shuffle the Round Cards, put 5 face down on their space and return the rest to the "
-            "box; the app asks for each card as it is revealed.")
+        return say("Stack these 5 Round Cards face down on their space, to be revealed in this "
+                   "order: %(cards_name)s; the other Round Cards go back in the box.",
+                   cards_name=", ".join(setup["round_cards"]))
+    return say("Shuffle the Round Cards, put 5 face down on their space and return the rest to "
+               "the box; the app asks for each card as it is revealed.")
 
 
 def nemesis_line(card: dict) -> str:
-    moves = icon_moves(card["icons"]) or "no spaces"
-    return f"Lay Nemesis card {card['id']} face up by the board; the neutral markers move {moves}."
+    moves = icon_moves(card["icons"]) or say("no spaces")
+    return say("Lay Nemesis card %(card_name)s face up by the board; the neutral markers move "
+               "%(moves)s.", card_name=card["id"], moves=moves)
 
 
 def hut_line(player: str, hut: int, track: str | None) -> str:
-    where = (f"1 space on {track_name(track)}" if track
-             else "1 space on the track shown in the Hut's top-right corner")
-    return f"{player} gets Hut {hut}, basic side up below the Labourer, and moves {where}."
+    where = (say("1 space on %(track)s", track=track_name(track)) if track
+             else say("1 space on the track shown in the Hut's top-right corner"))
+    return say("%(player)s gets Hut %(hut)s, basic side up below the Labourer, and moves "
+               "%(where)s.", player=player, hut=hut, where=where)
 
 
 def icon_moves(icons: dict) -> str:
-    parts = [f"{n} on {track_name(t)}" for t, n in icons.items() if n]
+    parts = [say("%(count)s on %(track)s", count=n, track=track_name(t))
+             for t, n in icons.items() if n]
     return join_names(parts)
