@@ -381,7 +381,7 @@ def tiebreak_sentence(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
     top = [r for r in ordered if total(r) == total(ordered[0])]
     if len(top) < 2:
         return None
-    return " ".join(explain_tie(top, tiebreaks, 1, f"tied on {number(total(top[0]))}"))
+    return " ".join(explain_tie(top, tiebreaks, 1, number(total(top[0]))))
 
 
 def tie_sentences(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
@@ -392,17 +392,72 @@ def tie_sentences(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
     while i < len(ordered):
         group = [r for r in ordered[i:] if total(r) == total(ordered[i])]
         if len(group) > 1:
-            sentences += explain_tie(group, tiebreaks, i + 1,
-                                     f"tied on {number(total(group[0]))}")
+            sentences += explain_tie(group, tiebreaks, i + 1, number(total(group[0])))
         i += len(group)
     return sentences
 
 
-def explain_tie(group: list[dict], tiebreaks: Sequence[Tiebreak], place: int, tied_on: str,
-                also: bool = False) -> list[str]:
+# The tie-break sentences, whole (pages say them in the player's language by their shape, see
+# say(); no two placeholders run together, so each is one shape per lead and verb). The lead is
+# "Ann and Bo tied on 12" or, inside a tie a tie-break did not settle, "Bo and Cy also tied on
+# 3 viking deaths"; the verb is what the most of the next tie-break did for the leaders.
+TIE_DECIDED = {
+    (False, "wins"): say("%(names)s tied on %(total)s; %(players)s wins with the most "
+                         "%(label)s (%(value)s against %(others)s)."),
+    (False, "win"): say("%(names)s tied on %(total)s; %(players)s win with the most "
+                        "%(label)s (%(value)s against %(others)s)."),
+    (False, "stays ahead"): say("%(names)s tied on %(total)s; %(players)s stays ahead with "
+                                "the most %(label)s (%(value)s against %(others)s)."),
+    (False, "stay ahead"): say("%(names)s tied on %(total)s; %(players)s stay ahead with the "
+                               "most %(label)s (%(value)s against %(others)s)."),
+    (False, "takes"): say("%(names)s tied on %(total)s; %(players)s takes %(place)s place "
+                          "with the most %(label)s (%(value)s against %(others)s)."),
+    (False, "share"): say("%(names)s tied on %(total)s; %(players)s share %(place)s place "
+                          "with the most %(label)s (%(value)s against %(others)s)."),
+    (True, "wins"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s wins "
+                        "with the most %(label)s (%(value)s against %(others)s)."),
+    (True, "win"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s win "
+                       "with the most %(label)s (%(value)s against %(others)s)."),
+    (True, "stays ahead"): say("%(names)s also tied on %(level)s %(level_label)s; "
+                               "%(players)s stays ahead with the most %(label)s (%(value)s "
+                               "against %(others)s)."),
+    (True, "stay ahead"): say("%(names)s also tied on %(level)s %(level_label)s; "
+                              "%(players)s stay ahead with the most %(label)s (%(value)s "
+                              "against %(others)s)."),
+    (True, "takes"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s "
+                         "takes %(place)s place with the most %(label)s (%(value)s against "
+                         "%(others)s)."),
+    (True, "share"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s "
+                         "share %(place)s place with the most %(label)s (%(value)s against "
+                         "%(others)s)."),
+}
+# (also, on every tie-break, a shared win)
+TIE_SHARED = {
+    (False, False, True): say("%(names)s tied on %(total)s: a shared win."),
+    (False, True, True): say("%(names)s tied on %(total)s and on every tie-break: a shared "
+                             "win."),
+    (False, False, False): say("%(names)s tied on %(total)s: they share %(place)s place."),
+    (False, True, False): say("%(names)s tied on %(total)s and on every tie-break: they share "
+                              "%(place)s place."),
+    (True, False, True): say("%(names)s also tied on %(level)s %(level_label)s: a shared win."),
+    (True, True, True): say("%(names)s also tied on %(level)s %(level_label)s and on every "
+                            "other tie-break: a shared win."),
+    (True, False, False): say("%(names)s also tied on %(level)s %(level_label)s: they share "
+                              "%(place)s place."),
+    (True, True, False): say("%(names)s also tied on %(level)s %(level_label)s and on every "
+                             "other tie-break: they share %(place)s place."),
+}
+
+
+def explain_tie(group: list[dict], tiebreaks: Sequence[Tiebreak], place: int, total: Any,
+                level: tuple[Any, str] | None = None) -> list[str]:
     """Sentences for players level on everything before ``tiebreaks``, in ranked order;
-    ``place`` is the best place the group can take."""
-    lead = f"{join_names([r['name'] for r in group])} {'also ' if also else ''}{tied_on}"
+    ``place`` is the best place the group can take; ``total`` their total, ``level`` (value,
+    label) the last tie-break they are also level on, inside a tie a tie-break split."""
+    also = level is not None
+    lead = {"names": join_names([r["name"] for r in group]), "total": total}
+    if also:
+        lead.update(level=level[0], level_label=level[1])
     for k, tb in enumerate(tiebreaks):
         values = [tb.value(r) for r in group]
         if len(set(values)) == 1:
@@ -412,21 +467,25 @@ def explain_tie(group: list[dict], tiebreaks: Sequence[Tiebreak], place: int, ti
         leaders = parts[0]
         others = ", ".join(str(number(v)) for v in values[len(leaders):])
         settled = len(leaders) == 1 or not splits(leaders, rest)
-        verb = place_words(place, len(leaders)) if settled else (
-            "stays ahead" if len(leaders) == 1 else "stay ahead")
-        sentences = [f"{lead}; {join_names([r['name'] for r in leaders])} {verb} with the "
-                     f"most {tb.label} ({number(values[0])} against {others})."]
+        if not settled:
+            verb = "stays ahead" if len(leaders) == 1 else "stay ahead"
+        elif place == 1:
+            verb = "wins" if len(leaders) == 1 else "win"
+        else:
+            verb = "takes" if len(leaders) == 1 else "share"
+        sentences = [say(TIE_DECIDED[also, verb], **lead,
+                         players=join_names([r["name"] for r in leaders]),
+                         place=ordinal(place), label=tb.label, value=number(values[0]),
+                         others=others)]
         position = place
         for part in parts:
             if len(part) > 1 and (part is not leaders or not settled):
-                sentences += explain_tie(part, rest, position,
-                                         f"tied on {number(tb.value(part[0]))} {tb.label}",
-                                         also=True)
+                sentences += explain_tie(part, rest, position, total,
+                                         (number(tb.value(part[0])), tb.label))
             position += len(part)
         return sentences
-    every = (" and on every tie-break" if not also else " and on every other tie-break"
-             ) if tiebreaks else ""
-    return [f"{lead}{every}: {shared_place(place)}."]
+    return [say(TIE_SHARED[also, bool(tiebreaks), place == 1], **lead,
+                place=ordinal(place))]
 
 
 def split_by(group: list[dict], value: Callable[[dict], float]) -> list[list[dict]]:
@@ -445,18 +504,14 @@ def splits(group: list[dict], tiebreaks: Sequence[Tiebreak]) -> bool:
 
 
 def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def place_words(place: int, count: int) -> str:
-    if place == 1:
-        return "wins" if count == 1 else "win"
-    return f"takes {ordinal(place)} place" if count == 1 else f"share {ordinal(place)} place"
-
-
-def shared_place(place: int) -> str:
-    return "a shared win" if place == 1 else f"they share {ordinal(place)} place"
+    """"2nd", "11th" (said from a shape: "2." and "2e" on German and French pages)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return say("%(n)sth", n=n)
+    if n % 10 == 1:
+        return say("%(n)sst", n=n)
+    if n % 10 == 2:
+        return say("%(n)snd", n=n)
+    return say("%(n)srd", n=n)
 
 
 def number(value: float) -> Any:
@@ -595,7 +650,7 @@ class Game:
 
     def box_question(self, key: str) -> str:
         """The question a box value answers, in plain words (for "answered in this play")."""
-        return "A value from the box"
+        return say("A value from the box")
 
     def with_box_values(self, catalogue: dict, answers: dict) -> dict:
         """The catalogue with a play's answered box values filled in (answers win)."""

@@ -54,7 +54,8 @@ ARTIFACTS = {
 }
 ARTIFACT_TIMING = say("It applies after a player's action, every time the condition is met.")
 TURN_FIELDS = ("player", "vp_gained", "reputation", "recruits", "bracelets", "reputation_vp")
-TIEBREAKS = (Tiebreak("recruits and silver bracelets together", lambda r: r["crew_tokens"]),)
+TIEBREAKS = (Tiebreak(say("recruits and silver bracelets together"),
+                      lambda r: r["crew_tokens"]),)
 
 
 # --------------------------------------------------------------------------- setup
@@ -154,21 +155,23 @@ def read_player(data: dict, table: dict) -> str:
         return current
     name = data["player"]
     if name not in table["order"]:
-        raise RuleError(f"There is no player called '{name}' in this play.", "data.player")
+        raise RuleError(say("There is no player called '%(name)s' in this play.", name=name),
+                        "data.player")
     if name != current:
-        raise RuleError(f"It is {current}'s turn, not {name}'s.", "data.player",
-                        "not_your_turn", 422)
+        raise RuleError(say("It is %(player)s's turn, not %(name)s's.", player=current,
+                            name=name), "data.player", "not_your_turn", 422)
     return name
 
 
 def read_tokens(data: dict, key: str, sheet: dict) -> int:
     if not given(data, key):
         return sheet.get(key, 0)
-    label = {"recruits": "recruits", "bracelets": "silver bracelets"}[key]
+    label = {"recruits": say("recruits"), "bracelets": say("silver bracelets")}[key]
     count = check_int(data[key], f"data.{key}", f"The number of {label}")
     if count > SHIP_CAP:
-        raise RuleError(f"A ship holds at most {SHIP_CAP} {label}; any extra are lost, so enter "
-                        f"{SHIP_CAP}.", f"data.{key}", "over_cap", 422)
+        raise RuleError(say("A ship holds at most %(count)s %(tokens)s; any extra are lost, so "
+                            "enter %(count)s.", count=SHIP_CAP, tokens=label),
+                        f"data.{key}", "over_cap", 422)
     return count
 
 
@@ -178,8 +181,9 @@ def read_position(data: dict, player: str, before: int) -> int:
     position = check_int(data["reputation"], "data.reputation",
                          "The Reputation marker's space", 0, MAX_REPUTATION_SPACE)
     if position < before:
-        raise RuleError(f"The Reputation marker only moves forward: {player}'s is on space "
-                        f"{before}.", "data.reputation", "marker_backwards", 422)
+        raise RuleError(say("The Reputation marker only moves forward: %(player)s's is on "
+                            "space %(space)s.", player=player, space=before),
+                        "data.reputation", "marker_backwards", 422)
     return position
 
 
@@ -192,16 +196,18 @@ def read_reputation_vp(data: dict, table: dict, player: str) -> int:
                        TRACK_MAX_VP) if given(data, "reputation_vp") else None)
     if computed is not None:
         if typed is not None and typed != computed:
-            raise RuleError(f"The reputation track gives {player} {computed} VP (marker on "
-                            f"space {position}); leave reputation_vp out or enter {computed}.",
+            raise RuleError(say("The reputation track gives %(player)s %(vp)s VP (marker on "
+                                "space %(space)s); leave reputation_vp out or enter %(vp)s.",
+                                player=player, vp=computed, space=position),
                             "data.reputation_vp", "reputation_mismatch", 422)
         return computed
     last = table["reputation_vp"][player]
     if typed is None:            # left blank (or "Pass turn"): the same as last turn
         return last
     if typed < last:
-        raise RuleError(f"{player}'s reputation VP cannot drop below last turn's {last}: it is "
-                        "the highest value the marker has reached.", "data.reputation_vp",
+        raise RuleError(say("%(player)s's reputation VP cannot drop below last turn's %(vp)s: "
+                            "it is the highest value the marker has reached.", player=player,
+                            vp=last), "data.reputation_vp",
                         "reputation_backwards", 422)
     return typed
 
@@ -250,11 +256,14 @@ def check_end_trigger(state: dict) -> None:
     vp = state["sheets"][who]["vp"]
     last = table["order"][-1]
     if table["current_player"] == last:
-        rest = f"this was the round's last turn ({last}, to {table['order'][0]}'s right)."
+        words = say("%(who)s reached %(vp)s VP: the game ends this round; this was the round's "
+                    "last turn (%(player)s, to %(first_name)s's right).", who=who, vp=vp,
+                    player=last, first_name=table["order"][0])
     else:
-        rest = (f"the round is played out and {last}, to {table['order'][0]}'s right, takes "
-                "the last turn.")
-    table["notices"].append(f"{who} reached {vp} VP: the game ends this round; {rest}")
+        words = say("%(who)s reached %(vp)s VP: the game ends this round; the round is played "
+                    "out and %(player)s, to %(first_name)s's right, takes the last turn.",
+                    who=who, vp=vp, player=last, first_name=table["order"][0])
+    table["notices"].append(words)
 
 
 def pass_turn(state: dict) -> None:
@@ -277,8 +286,8 @@ def finish(state: dict) -> None:
     state["finished"] = True
     table["current_player"] = table["current_player_index"] = None
     table["next_reputation_vp"], table["asks_reputation_vp"] = None, False
-    table["notices"].append("The round is over and so is the game: most VP wins; a tie goes to "
-                            "the most recruits and silver bracelets together.")
+    table["notices"].append(say("The round is over and so is the game: most VP wins; a tie "
+                                "goes to the most recruits and silver bracelets together."))
 
 
 def show_current(state: dict) -> None:
@@ -374,7 +383,8 @@ class KnarrGame(Game):
             "reputation_vp": {n: 0 for n in names}, "end_triggered_by": None,
             "artifacts": list(state["setup"].get("artifact_texts", [])),
             "artifact_timing": ARTIFACT_TIMING if state["setup"].get("artifacts") else None,
-            "notices": [f"{order[0]} plays first (destiny draw)."], "history": [],
+            "notices": [say("%(player)s plays first (destiny draw).", player=order[0])],
+            "history": [],
         }
         for name in names:
             sheet = state["sheets"].setdefault(name, {})
@@ -408,8 +418,11 @@ class KnarrGame(Game):
 def score_player(name: str, sheet: dict) -> dict:
     tokens = sheet["recruits"] + sheet["bracelets"]
     return {"name": name, "categories": {"score": sheet["vp"]},
-            "explanations": {"score": f"{sheet['vp']} VP on the score track; {sheet['recruits']} "
-                             f"recruits and {sheet['bracelets']} silver bracelets for ties."},
+            "explanations": {"score": say("%(vp)s VP on the score track; %(recruits_count)s "
+                                          "recruits and %(bracelets_count)s silver bracelets "
+                                          "for ties.", vp=sheet["vp"],
+                                          recruits_count=sheet["recruits"],
+                                          bracelets_count=sheet["bracelets"])},
             "crew_tokens": tokens}
 
 

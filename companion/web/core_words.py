@@ -9,7 +9,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 from flask import current_app
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 
 OPTION_WORDS = (
@@ -114,15 +114,21 @@ CARD_WORDS = (
 AS_TYPED = re.compile(r"^(name|names|player|players|who|.*_name)$")
 # Placeholders that hold a number ("+3", "12", "2.5"): they match digits only, so a shape may
 # put one right beside a word ("%(player)s %(count)s territory" is "Cecilie +1 territory").
-NUMERIC = re.compile(r"^(count|total|value|n|low|high|steps|delta|round|rounds|done|of|"
-                     r"vp|glory|place_n|.*_count|.*_vp)$")
+NUMERIC = re.compile(r"^(count|total|value|level|n|low|high|steps|delta|round|rounds|done|of|"
+                     r"vp|glory|space|.*_count|.*_vp|.*_total|.*_glory)$")
 NUMBER = r"[+-]?\d+(?:\.\d+)?"
 # a list of numbers ("3, 2, 2": the others' values in a tie-break sentence)
-NUMBERS = re.compile(r"^(others)$")
+NUMBERS = re.compile(r"^(others|sizes|values|sums)$")
 # ", "-joined lists of counted things, each translated in turn ("+1 viking, -2 outposts")
 LISTS = re.compile(r"^(pieces|items)$")
 # Whole sentences (a card's text, a scenario's notes): they may run over several sentences
 TEXTS = re.compile(r"^(text|.*_text)$")
+# ", "-joined lists of anything, each translated in turn ("Ann to Bo, Bo to Cy")
+COMMA_LISTS = re.compile(r"^(passes)$")
+# "a, b and c" of things, each translated in turn, and the "and" ("2 on Military and 1 on Trade")
+AND_LISTS = re.compile(r"^(moves)$")
+# "; "-joined parts, each translated in turn ("Military on 15: 2; Trade on 16: 3")
+PARTS = re.compile(r"^(parts)$")
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
@@ -186,14 +192,25 @@ def _param(locale: str, name: str, value: str) -> tuple[int, str]:
         if name in ("names", "players"):   # "Ann, Bo and Cy": only the "and" is ours
             both = LAST_AND.match(value)
             if both:
-                return 0, gettext("%(names)s and %(name)s", names=both["names"],
-                                  name=both["last"])
+                return 0, _and(both["names"], both["last"])
         return 0, value
     if NUMERIC.match(name) or NUMBERS.match(name):
         return len(value), value
+    if AND_LISTS.match(name):
+        both = LAST_AND.match(value)
+        if both:
+            first, last = _param(locale, "passes", both["names"]), _parsed(locale, both["last"])
+            return first[0] + last[0], _and(first[1], last[1])
+        return _parsed(locale, value)
+    if COMMA_LISTS.match(name):
+        items = [_pass(locale, item) for item in value.split(", ")]
+        return sum(n for n, _ in items), ", ".join(words for _, words in items)
     if LISTS.match(name):
         items = [_parsed(locale, item) for item in value.split(", ")]
         return sum(n for n, _ in items), ", ".join(words for _, words in items)
+    if PARTS.match(name):
+        items = [_parsed(locale, item) for item in value.split("; ")]
+        return sum(n for n, _ in items), "; ".join(words for _, words in items)
     if name == "changes":   # "Gold +3; Silver -1 and 2 more": see label_words
         from .label_words import changes_words
         return 0, changes_words(value)
@@ -216,7 +233,26 @@ def _listed(locale: str, value: str) -> tuple[int, str] | None:
              for item in items]
     words = [w for _, w in parts]
     return (sum(n for n, _ in parts) + 2 * (len(items) - 1),
-            gettext("%(names)s and %(name)s", names=", ".join(words[:-1]), name=words[-1]))
+            _and(", ".join(words[:-1]), words[-1]))
+
+
+def _and(names: str, last: str) -> str:
+    """The last "and" of a list (with a context, so it is never matched as a shape of its own:
+    any English text with an "and" in it would match it)."""
+    return pgettext("the last two of a list", "%(names)s and %(name)s", names=names, name=last)
+
+
+PASS = re.compile(r"^(?P<player>.+) to (?P<other>.+)$")
+
+
+def _pass(locale: str, text: str) -> tuple[int, str]:
+    """One pass of a draft, "Ann to Bo" (the core writes it plainly, see
+    companion.games.shipwrights.phases: as a shape it would match any "… to …")."""
+    found = PASS.match(text)
+    if not found:
+        return _parsed(locale, text)
+    return 4, pgettext("a draft pass: who hands cards to whom", "%(player)s to %(other_name)s",
+                       player=found["player"], other_name=found["other"])
 
 
 def _shapes() -> list[tuple[int, str, re.Pattern]]:
@@ -259,7 +295,7 @@ def _value_pattern(name: str) -> str:
     if NUMERIC.match(name):
         return NUMBER
     if NUMBERS.match(name):
-        return f"{NUMBER}(?:, {NUMBER})*"
+        return f"{NUMBER}(?:(?:, | \\+ |\\+){NUMBER})*"
     if LISTS.match(name):   # begins with a count: "+1 viking, -2 outposts"
         return f"{NUMBER} {WORDS}"
     if TEXTS.match(name):

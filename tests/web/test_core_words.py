@@ -2,6 +2,9 @@
 German and French: every shape is recovered from its English, whatever words fill it."""
 from __future__ import annotations
 
+import html
+import re
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,229 @@ def test_every_shape_is_recovered_from_its_english(app, lang):
             if core(english) != expected:
                 wrong.append((shape, core(english), expected))
     assert not wrong, "\n".join(map(repr, wrong))
+
+
+# --------------------------------------------------------------------------- four games played
+NAMES = ["Ann", "Bo", "Cy"]
+
+
+def words_on_the_page(state: dict, event: dict | None) -> list[str]:
+    """What a play page shows in the core's words after ``event``: the table's notices (and
+    Shipwrights' steps, reminders and draft), the Undo label, the score's tie-break and
+    row explanations and its questions about the box."""
+    from companion.plays import describe_event, score_of
+
+    table = state.get("table") or {}
+    out = list(table.get("notices") or [])
+    for key in ("steps", "reminders", "draft"):
+        out += table.get(key) or []
+    if event is not None:
+        out.append(say("Undo: %(change)s", change=describe_event(state, event)))
+        out.append(say("the undo of %(change)s", change=describe_event(state, event)))
+    score = score_of(state)
+    if "error" not in score:
+        out += score.get("tiebreaks") or []
+        out += [score["tiebreak"]] if score.get("tiebreak") else []
+        for player in score["players"]:
+            out += [why for why in (player.get("explanations") or {}).values() if why]
+        out += [m["question"] for m in score.get("missing") or []]
+    return out
+
+
+def say(shape, **params):
+    from companion.games.base import say as said
+    return said(shape, **params)
+
+
+def played(game: str, steps: list, catalogue: dict | None = None, players=NAMES):
+    """Every text the page shows along a play of ``game`` through ``steps`` (events, or
+    callables that pick the next event from the state), and the refusals met."""
+    from companion.games.base import RuleError
+    from companion.plays import apply_event, new_state
+
+    state = new_state(game, list(players), {}, 7, catalogue or {})
+    texts = words_on_the_page(state, None)
+    for step in steps:
+        event = step(state) if callable(step) else step
+        try:
+            state = apply_event(state, event)
+        except RuleError as err:
+            texts.append(err.message)
+            continue
+        texts += words_on_the_page(state, event)
+    return state, texts
+
+
+def ev(kind, **data):
+    return {"type": kind, "data": data}
+
+
+def reavers_pawn(state):
+    from companion.games.reavers.table import LOCATIONS
+    taken = {p["location"] for p in state["table"]["placements"]}
+    free = [loc for loc in LOCATIONS if loc not in taken]
+    if state["phase"] != "actions" or state["table"]["next_player"] is None:
+        return {"type": "advance"}
+    return ev("place", location=free[0])
+
+
+def reavers_round():
+    return [ev("territories", player="Ann", add=1), ev("territories", player="Bo", count=2),
+            ev("place", location="raid_keeps", player="Cy"),   # someone else's pawn
+            {"type": "advance"}] + [reavers_pawn] * 6 + [{"type": "advance"}, {"type": "advance"}]
+
+
+GAMES = {
+    "reavers": lambda: played("reavers", [ev("start_player", player="Bo")] + reavers_round() * 3),
+    "knarr": lambda: played("knarr", [
+        ev("turn", vp_gained=5, recruits=2), ev("turn", player="Ann"), ev("turn", vp_gained=3),
+        ev("turn", recruits=9), ev("turn", vp_gained=4, reputation=1, reputation_vp=1),
+        {"type": "advance"}, {"type": "advance"},
+        ev("sheet", player="Ann", fields={"vp": 41, "recruits": 1, "bracelets": 1}),
+        ev("sheet", player="Bo", fields={"vp": 41, "recruits": 2, "bracelets": 0}),
+        ev("turn", vp_gained=1), ev("turn"), ev("turn"), ev("turn")]),
+    "explorers": lambda: played("explorers", [
+        ev("add_island", tiles=4, name="North"), ev("add_island", tiles=3),
+        ev("update_island", island=1, add={"tiles": 1}),
+        ev("update_island", island=0, complete=True),
+        ev("set_influence", island=0, player="Bo", add={"vikings": 2, "outposts": 1}),
+        ev("set_influence", island=1, player="Ann", add={"vikings": -1}),
+        ev("set_influence", island=1, player="Cy", vikings=1),
+        ev("keep_captain", player="Ann", captain="nobody"),
+        ev("sheet", player="Ann", fields={"viking_deaths": 2, "enemy_ships": 1}),
+        ev("sheet", player="Cy", fields={"settlements": [2, 3], "outposts": 2}),
+        ev("remove_island", island=1)] + [ev("turn")] * 40),
+    "shipwrights": lambda: played("shipwrights", [
+        ev("reveal", draft="clockwise"), ev("reveal", draft="clockwise"),
+        {"type": "advance"}, {"type": "advance"},
+        ev("track", player="Ann", track="military", steps=5),
+        ev("track", player="Bo", track="trade", steps=4),
+        ev("track", player="Cy", track="renown", steps=-1),
+        ev("track", player="Cy", track="renown", steps=16),
+        {"type": "advance"}, {"type": "advance"}, {"type": "advance"},
+        ev("reveal", draft="counterclockwise"), {"type": "advance"}, {"type": "advance"},
+        ev("sheet", player="Ann", fields={"gold": 3, "resources": 2}),
+        ev("sheet", player="Bo", fields={"gold": 3, "resources": 2, "workers": 1}),
+        ev("sheet", player="Cy", add={"gold": 2})]),
+}
+
+
+WORD = re.compile(r"[A-Za-z]{3,}")
+# words a translation rightly keeps: the heroes' names, game terms the editions keep, French
+# words spelt as in English; the captains' names are the captains' own (translated with the
+# captain texts, not here)
+SAME = {"Svend", "Thyra", "Frode", "Randi", "Eikja", "Eikjas", "Cartographer", "Scout"}
+SAME_IN = {"de": SAME | {"Gold"},
+           "fr": SAME | {"Village", "place", "bracelets", "score", "draft", "table", "phase",
+                         "Raid", "face", "app", "actions", "bonus", "raids", "section",
+                         "Reavers"}}
+
+
+def english_left(text: str, said: str, lang: str) -> set[str]:
+    """English words of ``text`` still in its translation ``said`` (players' names aside)."""
+    return (set(WORD.findall(text)) & set(WORD.findall(said))) - set(NAMES) - SAME_IN[lang]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_every_sentence_a_play_shows_is_translated(app, game, lang):
+    """Each North Sea game played through a few rounds (through events, as the unit tests
+    play): every notice, step, Undo label, tie-break, row explanation, box question and
+    refusal the page would show is said in the page's language, players' names aside, and
+    no English word of it is left in the translation."""
+    state, texts = played_game(game)
+    assert len(set(texts)) > 20, texts
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        english = sorted(f"{t!r} -> {core(t)!r}" for t in set(texts)
+                         if english_left(t, core(t), lang))
+    assert not english, "\n".join(english)
+
+
+@lru_cache
+def played_game(game):
+    return GAMES[game]()
+
+
+# --------------------------------------------------------------------------- pages
+def new_play(client, game, players, **data):
+    play = client.post("/api/v1/plays", json={"game": game, "players": players, **data})
+    assert play.status_code == 201, play.get_json()
+    return play.get_json()
+
+
+def send(client, play, kind, **data):
+    answer = client.post(f"/api/v1/plays/{play['id']}/events", json={"type": kind, "data": data},
+                         headers={"Authorization": f"Bearer {play['edit_token']}"})
+    assert answer.status_code in (200, 201), answer.get_json()
+    return answer.get_json()
+
+
+TIE = {
+    "en": "Bo and Ann tied on 20; Bo wins with the most recruits and silver bracelets together "
+          "(3 against 2).",
+    "de": "Bo und Ann gleichauf mit 20; Bo gewinnt mit den meisten Rekruten und "
+          "Silberarmreifen zusammen (3 gegen 2).",
+    "fr": "Bo et Ann à égalité avec 20 ; Bo gagne avec le plus de recrues et bracelets "
+          "d’argent réunis (3 contre 2).",
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "en"])
+def test_a_tie_break_on_the_score_page_and_the_score_sheet_pdf(client, lang):
+    """Knarr's tie-break (recruits and silver bracelets together) decides a tie on the score
+    track: the score page and the PDF score sheet say how in the phone's language; the API
+    keeps the English."""
+    import io
+
+    from pypdf import PdfReader
+
+    play = new_play(client, "knarr", ["Ann", "Bo"])
+    send(client, play, "sheet", player="Ann", fields={"vp": 20, "recruits": 1, "bracelets": 1})
+    send(client, play, "sheet", player="Bo", fields={"vp": 20, "recruits": 2, "bracelets": 1})
+    headers = {"Accept-Language": lang}
+    page = client.get(f"/plays/{play['id']}/{play['edit_token']}", headers=headers)
+    sentences = re.findall(r'<p class="tiebreak">(.*?)</p>', page.get_data(as_text=True))
+    assert [html.unescape(s) for s in sentences] == [TIE[lang]]
+    pdf = client.get(f"/plays/{play['id']}/{play['edit_token']}/scoresheet.pdf", headers=headers)
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    assert " ".join(TIE[lang].split()) in " ".join(text.split())
+    api = client.get(f"/api/v1/plays/{play['id']}",
+                     headers={"Authorization": f"Bearer {play['view_token']}", **headers})
+    body = api.get_json()
+    assert body.get("state", body)["score"]["tiebreak"] == TIE["en"]
+
+
+@pytest.mark.parametrize("lang, chose, next_pawn", [
+    ("de", "{first} hat „Burgen überfallen“ gewählt.",
+     "Runde 1: {second} setzt als Nächstes eine Langschiff-Figur (2 von 4)."),
+    ("fr", "{first} a choisi « Piller les donjons ».",
+     "Manche 1 : {second} place ensuite un pion drakkar (2 sur 4)."),
+])
+def test_the_notices_on_a_play_page_are_in_the_phones_language(client, lang, chose, next_pawn):
+    """Reavers' table notices after a pawn is placed (who chose which location, whose pawn is
+    next) on the play page in German and French, the players' names as typed."""
+    play = new_play(client, "reavers", ["Åsa Lind", "Bo"])
+    state = send(client, play, "place", location="raid_keeps")["state"]
+    first = state["table"]["placements"][0]["player"]
+    second = state["table"]["next_player"]
+    page = client.get(f"/plays/{play['id']}/{play['edit_token']}",
+                      headers={"Accept-Language": lang}).get_data(as_text=True)
+    notices = re.search(r'<ul class="notices"[^>]*>(.*?)</ul>', page, re.S).group(1)
+    shown = [html.unescape(n) for n in re.findall(r"<li>(.*?)</li>", notices)]
+    assert shown == [chose.format(first=first), next_pawn.format(second=second)]
+
+
+@pytest.mark.parametrize("lang, label", [
+    ("de", "↶ Rückgängig: Bo +2 Wikinger, +1 Außenposten auf Nordinsel"),
+    ("fr", "↶ Annuler : Bo +2 Vikings, +1 avant-poste sur Nordinsel"),
+])
+def test_an_explorers_undo_label_is_in_the_phones_language(client, lang, label):
+    """The Undo label of a change to a player's pieces on a named island: counts, pieces
+    and the joining words translated, the island's name and the player's as typed."""
+    play = new_play(client, "explorers", ["Ann", "Bo"])
+    send(client, play, "add_island", tiles=4, name="Nordinsel")
+    send(client, play, "set_influence", island=0, player="Bo", add={"vikings": 2, "outposts": 1})
+    page = client.get(f"/plays/{play['id']}/{play['edit_token']}",
+                      headers={"Accept-Language": lang}).get_data(as_text=True)
+    button = re.search(r"<button[^>]*data-undo-shared>(.*?)</button>", page, re.S)
+    assert html.unescape(button.group(1).strip()) == label

@@ -61,17 +61,17 @@ def hands_after(order: list[str], draws: int, turns_done: int) -> dict:
 
 def notices(table: dict, setup: dict) -> list[str]:
     if table["game_over"]:
-        return ["The game is over: enter the islands and every score sheet, then finish "
-                "the play."]
+        return [say("The game is over: enter the islands and every score sheet, then finish "
+                    "the play.")]
     out = []
     if table["last_turn"]:
-        out.append("Last turn: the last 3 tiles are drawn." if setup["solo"] else
-                   f"Last turn: {table['winter_token']} holds the Winter Token and plays "
-                   "their last tile.")
+        out.append(say("Last turn: the last 3 tiles are drawn.") if setup["solo"] else
+                   say("Last turn: %(player)s holds the Winter Token and plays their last "
+                       "tile.", player=table["winter_token"]))
     elif not setup["solo"] and table["stack_left"] + table["face_up_left"] == 0:
-        out.append("No tiles left to draw: play out the tiles in hand.")
+        out.append(say("No tiles left to draw: play out the tiles in hand."))
     elif table["stack_left"] == 0 and table["face_up_left"]:
-        out.append("The stack is empty: draw one of the face-up tiles.")
+        out.append(say("The stack is empty: draw one of the face-up tiles."))
     return out
 
 
@@ -161,8 +161,10 @@ def set_influence(state: dict, data: dict) -> dict:
     held = influence.get(player, {})
     for key, n in add.items():
         if held.get(key, 0) + n < 0:
-            raise RuleError(f"{player} has {held.get(key, 0)} {key} there; none can be "
-                            "taken away below 0.", f"data.add.{key}", "out_of_range", 422)
+            raise RuleError(say("%(player)s has %(count)s %(piece)s there; none can be taken "
+                                "away below 0.", player=player, count=held.get(key, 0),
+                                piece=PIECE_NAMES.get(key, key)),
+                            f"data.add.{key}", "out_of_range", 422)
         pieces[key] = held.get(key, 0) + n
     influence[player] = {**influence.get(player, {}), **pieces}
     islands[i]["influence"] = influence
@@ -200,7 +202,9 @@ def keep_captain(state: dict, data: dict) -> dict:
                         "data.captain", "solo", 422)
     dealt = state["setup"]["captains"][player]
     if captain not in dealt:
-        raise RuleError(f"{player} was dealt {dealt[0]} and {dealt[1]}; keep one of them.",
+        raise RuleError(say("%(player)s was dealt %(captain)s and %(other_captain)s; keep one "
+                            "of them.", player=player, captain=dealt[0],
+                            other_captain=dealt[1]),
                         "data.captain", "not_dealt", 422)
     state["sheets"].setdefault(player, {})["captain"] = captain
     return state
@@ -262,6 +266,10 @@ PIECE_WORDS = {  # (one, several) of a kind of piece, for the Undo label
     "workshop": (say("%(count)s workshop"), say("%(count)s workshop")),
     "barracks": (say("%(count)s barrack"), say("%(count)s barracks")),
 }
+
+
+PIECE_NAMES = {"vikings": say("vikings"), "outposts": say("outposts"), "mill": say("mill"),
+               "workshop": say("workshop"), "barracks": say("barracks")}
 
 
 def piece_words(piece: str, n: int) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 from ..base import (
     Tiebreak,
     check_object,
-    count_of,
     impossible,
     parse_score_players,
+    say,
     score_response,
 )
 from .captains import CaptainContext, canonical_captain, captain_bonus
@@ -20,8 +20,8 @@ BOX_TOKENS = {"enemy_ships": ("Enemy Ships", 12), "settlements": ("Settlement to
 VIKINGS = 7
 GOLD_VP = 3
 BODY_KEYS = ("players", "options", "islands")
-TIEBREAKS = (Tiebreak("viking deaths", lambda r: r["viking_deaths"]),
-             Tiebreak("settlements raided", lambda r: r["settlements_raided"]))
+TIEBREAKS = (Tiebreak(say("viking deaths"), lambda r: r["viking_deaths"]),
+             Tiebreak(say("settlements raided"), lambda r: r["settlements_raided"]))
 
 
 # --------------------------------------------------------------------------- the rows
@@ -39,17 +39,20 @@ def triangular(n: int) -> int:
 def livestock_row(counts: dict) -> tuple[int, str]:
     sets = livestock_sets(counts)
     if not sets:
-        return 0, "No livestock delivered."
+        return 0, say("No livestock delivered.")
     parts = " + ".join(str(triangular(s)) for s in sets)
     vp = sum(triangular(s) for s in sets)
     sizes = ", ".join(str(s) for s in sets)
-    return vp, f"Sets of {sizes} different types: {parts} = {vp} VP."
+    return vp, say("Sets of %(sizes)s different types: %(sums)s = %(vp)s VP.", sizes=sizes,
+                   sums=parts, vp=vp)
 
 
 def outposts_row(n: int) -> tuple[int, str]:
     """The k-th outpost is worth k + 1: 2, 5, 9, 14, 20."""
     vp = sum(k + 1 for k in range(1, n + 1))
-    return vp, f"{count_of(n, 'outpost')}, the k-th worth k + 1 VP = {vp} VP."
+    if n == 1:
+        return vp, say("%(count)s outpost, the k-th worth k + 1 VP = %(vp)s VP.", count=n, vp=vp)
+    return vp, say("%(count)s outposts, the k-th worth k + 1 VP = %(vp)s VP.", count=n, vp=vp)
 
 
 def base_rows(sheet: dict) -> dict:
@@ -57,40 +60,56 @@ def base_rows(sheet: dict) -> dict:
     ships, raids, deaths = sheet["enemy_ships"], sheet["settlements"], sheet["viking_deaths"]
     rows = {"livestock": livestock_row(sheet["livestock"]),
             "outposts": outposts_row(sheet["outposts"]),
-            "enemy_ships": (ships, f"{count_of(ships, 'enemy ship')} destroyed, 1 VP each "
-                                   f"= {ships} VP."),
-            "settlements": _tokens_row(raids, ("settlement", "settlements"), "strength"),
-            "viking_deaths": (deaths ** 2, f"{count_of(deaths, 'Viking death')} squared = "
-                                           f"{deaths ** 2} VP.")}
+            "enemy_ships": (ships, say("%(count)s enemy ship destroyed, 1 VP each = %(vp)s VP.",
+                                       count=ships, vp=ships) if ships == 1 else
+                            say("%(count)s enemy ships destroyed, 1 VP each = %(vp)s VP.",
+                                count=ships, vp=ships)),
+            "settlements": _tokens_row(raids, "settlements"),
+            "viking_deaths": (deaths ** 2, say("%(count)s Viking death squared = %(vp)s VP.",
+                                               count=deaths, vp=deaths ** 2) if deaths == 1 else
+                              say("%(count)s Viking deaths squared = %(vp)s VP.",
+                                  count=deaths, vp=deaths ** 2))}
     return rows
 
 
 def rocks_rows(sheet: dict) -> dict:
     gold, forts = sheet["gold"], sheet["fortresses"]
-    return {"gold": (GOLD_VP * gold, f"{gold} gold salvaged, {GOLD_VP} VP each = "
-                                     f"{GOLD_VP * gold} VP."),
-            "fortresses": _tokens_row(forts, ("fortress", "fortresses"), "value")}
+    return {"gold": (GOLD_VP * gold, say("%(count)s gold salvaged, %(each_vp)s VP each = "
+                                         "%(vp)s VP.", count=gold, each_vp=GOLD_VP,
+                                         vp=GOLD_VP * gold)),
+            "fortresses": _tokens_row(forts, "fortresses")}
 
 
 def _listed(values: list[int]) -> str:
     return ", ".join(map(str, values)) if values else "none"
 
 
-def _tokens_row(values: list[int], what: tuple[str, str], kind: str) -> tuple[int, str]:
-    """A row of raided tokens; ``what`` is the noun (singular, plural)."""
+TOKEN_ROWS = {  # (none, one, several) raided, with their strengths or values
+    "settlements": (say("No settlements raided."),
+                    say("%(count)s settlement raided, strength %(values)s = %(vp)s VP."),
+                    say("%(count)s settlements raided, strengths %(values)s = %(vp)s VP.")),
+    "fortresses": (say("No fortresses raided."),
+                   say("%(count)s fortress raided, value %(values)s = %(vp)s VP."),
+                   say("%(count)s fortresses raided, values %(values)s = %(vp)s VP.")),
+}
+
+
+def _tokens_row(values: list[int], what: str) -> tuple[int, str]:
+    """A row of raided tokens (settlements or fortresses)."""
+    none, one, several = TOKEN_ROWS[what]
     if not values:
-        return 0, f"No {what[1]} raided."
-    return sum(values), (f"{count_of(len(values), *what)} raided, "
-                         f"{kind if len(values) == 1 else kind + 's'} {_listed(values)} = "
-                         f"{sum(values)} VP.")
+        return 0, none
+    return sum(values), say(one if len(values) == 1 else several, count=len(values),
+                            values=_listed(values), vp=sum(values))
 
 
 def islands_row(player: str, controls: list[dict]) -> tuple[int, str]:
     held = [c["tiles"] for c in controls if player in c["controllers"]]
     vp = sum(held)
     if not held:
-        return 0, "Controls no scoring island."
-    return vp, f"Controls islands of {_listed(held)} tiles, 1 VP per tile = {vp} VP."
+        return 0, say("Controls no scoring island.")
+    return vp, say("Controls islands of %(values)s tiles, 1 VP per tile = %(vp)s VP.",
+                   values=_listed(held), vp=vp)
 
 
 # --------------------------------------------------------------------------- validation
@@ -211,14 +230,15 @@ def captain_row(sheet: dict, ctx: CaptainContext, solo: bool) -> tuple[int, str]
     """The captain's bonus; solo: the lower of the two captains."""
     first = _one_captain(sheet, "captain", "captain_vp", ctx)
     if not solo:
-        return first or (0, "No captain entered.")
+        return first or (0, say("No captain entered."))
     second = _one_captain(sheet, "captain_2", "captain_2_vp", ctx)
     scored = [c for c in (first, second) if c]
     if not scored:
-        return 0, "No captain entered (the solo game scores the lower of 2)."
+        return 0, say("No captain entered (the solo game scores the lower of 2).")
     if len(scored) == 1:
         vp, why = scored[0]
-        return vp, f"{why} Only one captain entered; the solo game scores the lower of 2."
+        return vp, why + " " + say("Only one captain entered; the solo game scores the lower of "
+                                   "2.")
     low = min(scored, key=lambda c: c[0])
     return low[0], f"Solo: the lower captain counts. {first[1]} {second[1]}"
 

@@ -29,6 +29,7 @@ from ..base import (
     Unknowns,
     check_players,
     parse_score_players,
+    say,
     score_response,
 )
 from . import box, table
@@ -159,7 +160,8 @@ class ReaversGame(Game):
             table.cleanup(state)
         state = super().advance(state)
         if state["finished"]:
-            state["table"]["notices"] = [f"Round {table.ROUNDS} is over: final scoring."]
+            state["table"]["notices"] = [say("Round %(round)s is over: final scoring.",
+                                             round=table.ROUNDS)]
         elif state["phase"] == "actions":
             table.start_round(state)
         return state

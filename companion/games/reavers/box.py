@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int
+from ..base import RuleError, check_int, say
 
 CATALOGUE_KEYS = ("keep_spoils_schedule", "wall_majority")
 MAX_SCHEDULE_LENGTH = 20
@@ -105,13 +105,17 @@ SCHEDULE_KEY = "keep_spoils_schedule."
 
 
 def schedule_question(kind: str) -> str:
-    return (f"How much glory is a set of 1, 2, 3 … {kind} cards worth? (printed at the bottom "
-            f"of a {kind} card; type the numbers in order, separated by spaces)")
+    return say("How much glory is a set of 1, 2, 3 … %(kind_name)s cards worth? (printed at "
+               "the bottom of a %(kind_name)s card; type the numbers in order, separated by "
+               "spaces)", kind_name=kind)
 
 
 def wall_question(place: int) -> str:
-    return (f"How much glory do {PLACE_WORDS[place]} wall tokens give at the end of the game? "
-            "(see the final scoring in your rulebook)")
+    if place == 0:
+        return say("How much glory do the most wall tokens give at the end of the game? (see "
+                   "the final scoring in your rulebook)")
+    return say("How much glory do the second most wall tokens give at the end of the game? "
+               "(see the final scoring in your rulebook)")
 
 
 def value_of(catalogue: dict, key: str) -> Any:

@@ -1,7 +1,7 @@
 """Reavers final glory, row by row: the rows a score pad holds and how each one scores."""
 from __future__ import annotations
 
-from ..base import Unknowns, impossible, join_names
+from ..base import Unknowns, impossible, join_names, say
 from .box import WALL_KEYS, find_schedule, schedule_question, wall_question
 
 FAVOR_GLORY = 2
@@ -9,11 +9,11 @@ TAPESTRY_KINDS = 3
 TAPESTRY_SET_GLORY = 15
 TAPESTRY_SINGLE_GLORY = 2
 WALL_TIE_RULES = {
-    "share": "tied players each take the full value of the place they tie for, and the places "
-             "they fill are used up (a tie for most leaves no second place)",
-    "split": "tied players share the values of the places they fill, rounded down",
+    "share": say("tied players each take the full value of the place they tie for, and the "
+                 "places they fill are used up (a tie for most leaves no second place)"),
+    "split": say("tied players share the values of the places they fill, rounded down"),
 }
-PLACE_NAMES = ("most", "second most")
+PLACE_NAMES = (say("most"), say("second most"))
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -40,27 +40,45 @@ def keep_spoils_glory(counts: dict, schedules: tuple,
         if steps is None:
             unknowns.ask(f"keep_spoils_schedule.{kind.strip()}", schedule_question(kind.strip()),
                          "numbers")
-            parts.append(f"{kind} {count}: the set values are not known yet, counted as 0")
+            parts.append(say("%(kind_name)s %(count)s: the set values are not known yet, counted "
+                             "as 0", kind_name=kind, count=count))
             unknown = True
             continue
         glory, sizes = spoils_sets(count, steps)
         total += glory
-        parts.append(f"{kind} {count} as sets of {'+'.join(map(str, sizes))} = {glory}")
-    return total, ("; ".join(parts) + ".") if parts else "No keep spoils.", unknown
+        parts.append(say("%(kind_name)s %(count)s as sets of %(sizes)s = %(glory)s",
+                         kind_name=kind, count=count, sizes="+".join(map(str, sizes)),
+                         glory=glory))
+    if not parts:
+        return total, say("No keep spoils."), unknown
+    return total, say("%(parts)s.", parts="; ".join(parts)), unknown
 
 
 def tapestry_glory(counts: dict, where: str) -> tuple[int, str]:
     """15 per set of the 3 different tapestries, 2 for each tapestry outside a set."""
     held = {name: n for name, n in counts.items() if n}
     if len(held) > TAPESTRY_KINDS:
-        raise impossible(f"There are only {TAPESTRY_KINDS} different tapestries; "
-                         f"{len(held)} kinds were entered.", [where])
+        raise impossible(say("There are only %(count)s different tapestries; %(kind_count)s "
+                             "kinds were entered.", count=TAPESTRY_KINDS,
+                             kind_count=len(held)), [where])
     sets = min(held.values()) if len(held) == TAPESTRY_KINDS else 0
     others = sum(held.values()) - TAPESTRY_KINDS * sets
     glory = TAPESTRY_SET_GLORY * sets + TAPESTRY_SINGLE_GLORY * others
-    rest = plural(others, "other tapestry", "other tapestries")
-    return glory, (f"{plural(sets, 'set')} of {TAPESTRY_KINDS} different at "
-                   f"{TAPESTRY_SET_GLORY} and {rest} at {TAPESTRY_SINGLE_GLORY}.")
+    shape = TAPESTRY_WORDS[sets == 1, others == 1]
+    return glory, say(shape, count=sets, kind_count=TAPESTRY_KINDS, set_glory=TAPESTRY_SET_GLORY,
+                      other_count=others, single_glory=TAPESTRY_SINGLE_GLORY)
+
+
+TAPESTRY_WORDS = {  # (one set, one other tapestry)
+    (True, True): say("%(count)s set of %(kind_count)s different at %(set_glory)s and "
+                      "%(other_count)s other tapestry at %(single_glory)s."),
+    (True, False): say("%(count)s set of %(kind_count)s different at %(set_glory)s and "
+                       "%(other_count)s other tapestries at %(single_glory)s."),
+    (False, True): say("%(count)s sets of %(kind_count)s different at %(set_glory)s and "
+                       "%(other_count)s other tapestry at %(single_glory)s."),
+    (False, False): say("%(count)s sets of %(kind_count)s different at %(set_glory)s and "
+                        "%(other_count)s other tapestries at %(single_glory)s."),
+}
 
 
 def wall_places(walls: list[int], majority: list, rule: str,
@@ -94,14 +112,33 @@ def wall_awards(walls: list[int], majority: list | None, rule: str,
 
 def wall_sentence(walls: int, award: dict, names: list[str], rule: str) -> str:
     if not walls:
-        return "No wall tokens."
+        return say("No wall tokens.")
     place = award["place"]
-    where = PLACE_NAMES[place] if place < len(PLACE_NAMES) else "below second place"
-    tied = f", tied with {join_names([names[j] for j in award['tied']])}" if award["tied"] else ""
-    rule_text = f" Tie rule '{rule}': {WALL_TIE_RULES[rule]}." if award["tied"] else ""
-    glory = (f"{award['glory']} glory (a value is not known yet, counted as 0)"
-             if award.get("unknown") else f"{award['glory']} glory")
-    return f"{plural(walls, 'wall token')}: {where}{tied}, {glory}.{rule_text}"
+    where = PLACE_NAMES[place] if place < len(PLACE_NAMES) else say("below second place")
+    shape = WALL_WORDS[walls == 1, bool(award["tied"]), bool(award.get("unknown"))]
+    return say(shape, count=walls, place=where, glory=award["glory"],
+               names=join_names([names[j] for j in award["tied"]]), rule_name=rule,
+               rule=WALL_TIE_RULES.get(rule, ""))
+
+
+WALL_WORDS = {  # (one token, tied, a value not known)
+    (True, False, False): say("%(count)s wall token: %(place)s, %(glory)s glory."),
+    (False, False, False): say("%(count)s wall tokens: %(place)s, %(glory)s glory."),
+    (True, False, True): say("%(count)s wall token: %(place)s, %(glory)s glory (a value is not "
+                             "known yet, counted as 0)."),
+    (False, False, True): say("%(count)s wall tokens: %(place)s, %(glory)s glory (a value is "
+                              "not known yet, counted as 0)."),
+    (True, True, False): say("%(count)s wall token: %(place)s, tied with %(names)s, %(glory)s "
+                             "glory. Tie rule '%(rule_name)s': %(rule)s."),
+    (False, True, False): say("%(count)s wall tokens: %(place)s, tied with %(names)s, "
+                              "%(glory)s glory. Tie rule '%(rule_name)s': %(rule)s."),
+    (True, True, True): say("%(count)s wall token: %(place)s, tied with %(names)s, %(glory)s "
+                            "glory (a value is not known yet, counted as 0). Tie rule "
+                            "'%(rule_name)s': %(rule)s."),
+    (False, True, True): say("%(count)s wall tokens: %(place)s, tied with %(names)s, %(glory)s "
+                             "glory (a value is not known yet, counted as 0). Tie rule "
+                             "'%(rule_name)s': %(rule)s."),
+}
 
 
 ARTIFACT_SPACES = 4
@@ -112,9 +149,9 @@ def artifact_note(name: str, count: int) -> list[str]:
     spaces") but says nothing of a fifth artifact: accepted, and said."""
     if count <= ARTIFACT_SPACES:
         return []
-    return [f"{name} has {count} artifacts; a player board has {ARTIFACT_SPACES} artifact "
-            "spaces and the rulebook does not say whether more can be kept, so all were "
-            "scored."]
+    return [say("%(name)s has %(count)s artifacts; a player board has %(space_count)s artifact "
+                "spaces and the rulebook does not say whether more can be kept, so all were "
+                "scored.", name=name, count=count, space_count=ARTIFACT_SPACES)]
 
 
 def player_rows(index: int, sheet: dict, schedules: tuple,
@@ -129,11 +166,16 @@ def player_rows(index: int, sheet: dict, schedules: tuple,
                   "favor": FAVOR_GLORY * sheet["favor"], "keep_spoils": spoils,
                   "tapestries": tapestries, "prophecies": sum(sheet["prophecies"])}
     explanations = {
-        "glory": f"{sheet['glory']} glory gained during play.",
-        "artifacts": f"{plural(len(sheet['artifacts']), 'artifact')}.",
-        "favor": f"{plural(sheet['favor'], 'favor token')} at {FAVOR_GLORY} glory each.",
+        "glory": say("%(glory)s glory gained during play.", glory=sheet["glory"]),
+        "artifacts": say("%(count)s artifact.", count=1) if len(sheet["artifacts"]) == 1 else
+                     say("%(count)s artifacts.", count=len(sheet["artifacts"])),
+        "favor": say("%(count)s favor token at %(each_glory)s glory each.", count=1,
+                     each_glory=FAVOR_GLORY) if sheet["favor"] == 1 else
+                 say("%(count)s favor tokens at %(each_glory)s glory each.",
+                     count=sheet["favor"], each_glory=FAVOR_GLORY),
         "keep_spoils": spoils_text,
         "tapestries": tapestry_text,
-        "prophecies": f"{plural(len(sheet['prophecies']), 'prophecy', 'prophecies')}.",
+        "prophecies": say("%(count)s prophecy.", count=1) if len(sheet["prophecies"]) == 1
+                      else say("%(count)s prophecies.", count=len(sheet["prophecies"])),
     }
     return categories, explanations, ["keep_spoils"] if spoils_unknown else []

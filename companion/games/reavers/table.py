@@ -112,7 +112,8 @@ def check_keys(data: Any, allowed: tuple[str, ...]) -> None:
 def check_player(state: dict, name: Any, field: str) -> str:
     names = names_of(state)
     if name not in names:
-        raise RuleError(f"Pick a player of this play: {', '.join(names)}.", field)
+        raise RuleError(say("Pick a player of this play: %(names)s.", names=", ".join(names)),
+                        field)
     return name
 
 
@@ -128,16 +129,18 @@ def check_placement(state: dict, data: dict) -> tuple[str, str]:
         raise RuleError(f"Pick a location: {', '.join(LOCATIONS)}.", "data.location")
     taken = {p["location"]: p["player"] for p in table["placements"]}
     if location in taken:
-        raise RuleError(f"{LOCATIONS[location]} was already chosen this round by "
-                        f"{taken[location]}; each location is used once a round.",
+        raise RuleError(say("%(place)s was already chosen this round by %(player)s; each "
+                            "location is used once a round.", place=LOCATIONS[location],
+                            player=taken[location]),
                         "data.location", "location_taken", 422)
     player = table["next_player"]
     if player is None:
-        raise RuleError(f"All {len(table['turn_order'])} pawns of this round are placed; "
-                        "advance to cleanup.", "type", "no_pawns_left", 422)
+        raise RuleError(say("All %(count)s pawns of this round are placed; advance to cleanup.",
+                            count=len(table["turn_order"])), "type", "no_pawns_left", 422)
     if "player" in data and data["player"] != player:
         check_player(state, data["player"], "data.player")
-        raise RuleError(f"It is {player}'s pawn next, not {data['player']}'s.",
+        raise RuleError(say("It is %(player)s's pawn next, not %(other_name)s's.", player=player,
+                            other_name=data["player"]),
                         "data.player", "not_your_turn", 422)
     return player, location
 
@@ -151,10 +154,11 @@ def place(state: dict, data: dict) -> dict:
     honor = table["honor_ship"] is not None and turn == len(order) - 1
     table["placements"].append({"player": player, "location": location, "honor_ship": honor})
     table["next_player"] = order[turn + 1] if turn + 1 < len(order) else None
-    notices = [f"{player} chose {LOCATIONS[location]}."]
+    notices = [say("%(player)s chose %(place)s.", player=player, place=LOCATIONS[location])]
     if location == START_PLAYER_LOCATION and table["start_player"] != player:
         table["start_player"] = player
-        notices.append(f"{player} takes the Start Player marker and starts next round.")
+        notices.append(say("%(player)s takes the Start Player marker and starts next round.",
+                           player=player))
     table["notices"] = notices + round_notices(state)
     return state
 
@@ -171,7 +175,8 @@ def set_territories(state: dict, data: dict) -> dict:
         held = state["table"]["territories"][player]
         count = held + check_delta(data["add"], "data.add", "Territories", MAX_TERRITORIES)
         if not 0 <= count <= MAX_TERRITORIES:
-            raise RuleError(f"{player} holds {held} territories; that would make {count}.",
+            raise RuleError(say("%(player)s holds %(count)s territories; that would make "
+                                "%(new_count)s.", player=player, count=held, new_count=count),
                             "data.add", "out_of_range", 422)
     else:
         count = check_int(data.get("count"), "data.count", "Territories held", 0,
@@ -179,7 +184,8 @@ def set_territories(state: dict, data: dict) -> dict:
     state["table"]["territories"][player] = count
     if state["phase"] == "cleanup":
         record_cleanup_glory(state)
-    state["table"]["notices"] = [f"{player} holds {count} territories."] + round_notices(state)
+    state["table"]["notices"] = [say("%(player)s holds %(count)s territories.", player=player,
+                                     count=count)] + round_notices(state)
     return state
 
 
@@ -188,8 +194,8 @@ def set_start_player(state: dict, data: dict) -> dict:
     check_keys(data, ("player",))
     player = check_player(state, data.get("player"), "data.player")
     state["table"]["start_player"] = player
-    state["table"]["notices"] = ([f"{player} holds the Start Player marker from next round."]
-                                 + round_notices(state))
+    state["table"]["notices"] = ([say("%(player)s holds the Start Player marker from next "
+                                      "round.", player=player)] + round_notices(state))
     return state
 
 
@@ -211,9 +217,14 @@ def check_all_placed(state: dict) -> None:
     if table["next_player"] is None:
         return
     left = len(table["turn_order"]) - len(table["placements"])
-    pawns = "1 pawn is" if left == 1 else f"{left} pawns are"
-    raise RuleError(f"{pawns} still to be placed this round ({table['next_player']} is next): "
-                    "cleanup comes once every pawn is placed.", "type", "pawns_left", 422)
+    if left == 1:
+        words = say("1 pawn is still to be placed this round (%(player)s is next): cleanup "
+                    "comes once every pawn is placed.", player=table["next_player"])
+    else:
+        words = say("%(count)s pawns are still to be placed this round (%(player)s is next): "
+                    "cleanup comes once every pawn is placed.", count=left,
+                    player=table["next_player"])
+    raise RuleError(words, "type", "pawns_left", 422)
 
 
 def cleanup(state: dict) -> None:
@@ -221,10 +232,11 @@ def cleanup(state: dict) -> None:
     table = state["table"]
     record_cleanup_glory(state)
     gains = ", ".join(f"{n} +{g}" for n, g in table["history"][-1]["glory"].items())
-    notices = [f"Cleanup of round {state['round']}: territory glory {gains}."]
+    notices = [say("Cleanup of round %(round)s: territory glory %(who)s.", round=state["round"],
+                   who=gains)]
     if table["honor_ship"] is not None:
         table["honor_ship"] = seat_after(names_of(state), table["honor_ship"])
-        notices.append(f"The Honor Ship passes to {table['honor_ship']}.")
+        notices.append(say("The Honor Ship passes to %(player)s.", player=table["honor_ship"]))
     table["notices"] = notices
 
 
@@ -243,10 +255,14 @@ def round_notices(state: dict) -> list[str]:
         return []
     done, total = len(table["placements"]), len(table["turn_order"])
     if table["next_player"] is None:
-        return [f"All {total} pawns of round {state['round']} are placed: advance to cleanup."]
-    pawn = "the Honor Ship" if (table["honor_ship"] and done == total - 1) else "a Longship pawn"
-    return [f"Round {state['round']}: {table['next_player']} places {pawn} next "
-            f"({done + 1} of {total})."]
+        return [say("All %(count)s pawns of round %(round)s are placed: advance to cleanup.",
+                    count=total, round=state["round"])]
+    if table["honor_ship"] and done == total - 1:
+        return [say("Round %(round)s: %(player)s places the Honor Ship next (%(n)s of "
+                    "%(count)s).", round=state["round"], player=table["next_player"],
+                    n=done + 1, count=total)]
+    return [say("Round %(round)s: %(player)s places a Longship pawn next (%(n)s of %(count)s).",
+                round=state["round"], player=table["next_player"], n=done + 1, count=total)]
 
 
 def describe(state: dict, event: dict) -> str | None:
@@ -262,6 +278,8 @@ def describe(state: dict, event: dict) -> str | None:
             return say("%(player)s %(count)s territories", player=player, count=count)
         return say("%(player)s holds %(count)s territories", player=player,
                    count=data.get("count"))
+    if event.get("type") == "start_player":   # (the common wording, "Bo: start player")
+        return say("%(player)s: %(changes)s", player=player, changes=say("start player"))
     if event.get("type") == "place":
         return say("Pawn to %(place)s",
                    place=LOCATIONS.get(data.get("location"), data.get("location")))

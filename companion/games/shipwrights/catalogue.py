@@ -25,7 +25,7 @@ MAX_ICONS = 10
 MAX_VP = 100
 MAX_TEXT = 100
 MAX_TRADES = 12
-CATALOGUE_PAGE = "the Box data page"
+CATALOGUE_PAGE = say("the Box data page")
 CARD_FIELDS = ("id", "name", "icons", "solo_vp", "draft", "trades")
 NEMESIS_FIELDS = ("id", "name", "icons")
 TOP_FIELDS = ("round_cards", "huts", "track_vp", "nemesis")
@@ -192,7 +192,8 @@ def missing_hut_note(hut: int, player: str) -> str:
 
 
 def track_vp_question(space: str) -> str:
-    return f"How many VP does Progress Track space {space} give? (printed on the board)"
+    return say("How many VP does Progress Track space %(space)s give? (printed on the board)",
+               space=space)
 
 
 def missing_card_value(key: str, where: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, check_name, join_names
+from ..base import RuleError, check_int, check_name, join_names, say
 from .catalogue import reject_unknown, require_object
 from .rules import HERO_NAMES, HEROES, NEUTRAL, TRACK_END, TRACKS, track_name
 
@@ -78,17 +78,25 @@ def hero_sentence(hero: str, track: str, old: str | None, new: str | None,
     name = HERO_NAMES[hero]
     if new is None:
         tied = tied_leaders(markers, track)
-        why = f"{join_names([holder_name(t) for t in tied])} are tied for the lead on " \
-              f"{track_name(track)}"
+        tied_names = join_names([holder_name(t) for t in tied])
         if old is None:
-            return f"{name} stays on the Main Board: {why}."
-        return f"{upper_first(holder_name(old))} returns {name} to the Main Board: {why}."
+            return say("%(hero_name)s stays on the Main Board: %(names)s are tied for the lead "
+                       "on %(track)s.", hero_name=name, names=tied_names,
+                       track=track_name(track))
+        return say("%(holder)s returns %(hero_name)s to the Main Board: %(names)s are tied for "
+                   "the lead on %(track)s.", holder=upper_first(holder_name(old)),
+                   hero_name=name, names=tied_names, track=track_name(track))
     if old == new:
-        return f"{upper_first(holder_name(new))} keeps {name} (sole leader on " \
-               f"{track_name(track)})."
-    giver = "the Main Board" if old is None else holder_name(old)
-    return f"{name} goes from {giver} to {holder_name(new)} (sole leader on " \
-           f"{track_name(track)})."
+        return say("%(holder)s keeps %(hero_name)s (sole leader on %(track)s).",
+                   holder=upper_first(holder_name(new)), hero_name=name,
+                   track=track_name(track))
+    if old is None:
+        return say("%(hero_name)s goes from the Main Board to %(holder)s (sole leader on "
+                   "%(track)s).", hero_name=name, holder=holder_name(new),
+                   track=track_name(track))
+    return say("%(hero_name)s goes from %(giver)s to %(holder)s (sole leader on %(track)s).",
+               hero_name=name, giver=holder_name(old), holder=holder_name(new),
+               track=track_name(track))
 
 
 def randi_sentences(old_randi: list[str], new_randi: list[str], heroes: dict) -> list[str]:
@@ -96,12 +104,14 @@ def randi_sentences(old_randi: list[str], new_randi: list[str], heroes: dict) ->
     for name in old_randi:
         if name not in new_randi:
             held = join_names([HERO_NAMES[h] for h, who in heroes.items() if who == name])
-            sentences.append(f"{name} now holds {held} and returns Randi to the Main Board.")
+            sentences.append(say("%(name)s now holds %(names)s and returns Randi to the Main "
+                                 "Board.", name=name, names=held))
     for name in new_randi:
         if name in old_randi:
-            sentences.append(f"{name} keeps Randi.")
+            sentences.append(say("%(name)s keeps Randi.", name=name))
         else:
-            sentences.append(f"{name} holds none of Svend, Thyra and Frode and takes a Randi.")
+            sentences.append(say("%(name)s holds none of Svend, Thyra and Frode and takes a "
+                                 "Randi.", name=name))
     return sentences
 
 
@@ -111,8 +121,10 @@ def tied_leaders(markers: dict[str, dict], track: str) -> list[str]:
 
 
 def holder_name(name: str) -> str:
-    return "the neutral player" if name == NEUTRAL else name
+    return say("the neutral player") if name == NEUTRAL else name
 
 
 def upper_first(text: str) -> str:
+    if text == "the neutral player":
+        return say("The neutral player")
     return text[:1].upper() + text[1:]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int
+from ..base import RuleError, check_int, say
 from .catalogue import (
     CATALOGUE_PAGE,
     find_round_card,
@@ -70,8 +70,9 @@ def advance(state: dict) -> dict:
     check_open(state)
     table = state["table"]
     if state["phase"] == "reveal" and table["round_card"] is None:
-        raise RuleError(f"Enter round {state['round']}'s Round Card first (its track icons, "
-                        "draft direction and solo VP).", None, "round_card_missing", 422)
+        raise RuleError(say("Enter round %(round)s's Round Card first (its track icons, draft "
+                            "direction and solo VP).", round=state["round"]),
+                        None, "round_card_missing", 422)
     index = PHASES.index(state["phase"])
     if index + 1 < len(PHASES):
         state["phase"] = PHASES[index + 1]
@@ -109,8 +110,10 @@ def raid_cost_sentences(state: dict) -> list[str]:
     for name, positions in state["table"]["tracks"].items():
         cost = raid_cost(positions["military"])
         if cost is not None:
-            out.append(f"{name} raids for {cost} Worker{'s' * (cost != 1)} "
-                       f"(Military {positions['military']}).")
+            out.append(say("%(player)s raids for %(count)s Worker (Military %(space)s).",
+                           player=name, count=cost, space=positions["military"]) if cost == 1
+                       else say("%(player)s raids for %(count)s Workers (Military %(space)s).",
+                                player=name, count=cost, space=positions["military"]))
     return out
 
 
@@ -124,15 +127,16 @@ def enter_reveal(state: dict) -> dict:
     if card is not None and (card["solo_vp"] is not None or len(state["players"]) > 1):
         return reveal_card(state, card, "catalogue")
     table["draft"] = []
-    table["steps"] = [f"Turn over round {n}'s Round Card and enter what it shows: "
-                      f"{', '.join(reveal_needs(state))}, in the form below."]
+    table["steps"] = [say("Turn over round %(round)s's Round Card and enter what it shows: "
+                          "%(passes)s, in the form below.", round=n,
+                          passes=", ".join(reveal_needs(state)))]
     return state
 
 
 def reveal_needs(state: dict) -> list[str]:
     count = len(state["players"])
-    needs = ["its track icons"] if count <= 2 else ["its draft direction"]
-    return needs + (["its solo VP"] if count == 1 else [])
+    needs = [say("its track icons")] if count <= 2 else [say("its draft direction")]
+    return needs + ([say("its solo VP")] if count == 1 else [])
 
 
 def required_card_fields(player_count: int) -> tuple[str, ...]:
@@ -148,8 +152,8 @@ def apply_reveal(state: dict, data: Any) -> dict:
     card = parse_round_card(data, "data", required_card_fields(len(state["players"])))
     table = state["table"]
     if state["phase"] != "reveal" or table["round_card"] is not None:
-        raise RuleError(f"Round {state['round']}'s Round Card is already revealed; undo to "
-                        "correct it.", None, "already_revealed", 422)
+        raise RuleError(say("Round %(round)s's Round Card is already revealed; undo to correct "
+                            "it.", round=state["round"]), None, "already_revealed", 422)
     return reveal_card(state, card, "table")
 
 
@@ -169,7 +173,9 @@ def reveal_card(state: dict, card: dict, source: str) -> dict:
     entry = {"round": state["round"], **card, "source": source}
     table["revealed"].append(entry)
     table["round_card"] = entry
-    lines = [f"Round {state['round']}: Round Card {entry['id'] or '(entered at the table)'}."]
+    lines = [say("Round %(round)s: Round Card %(card_name)s.", round=state["round"],
+                 card_name=entry["id"]) if entry["id"] else
+             say("Round %(round)s: Round Card (entered at the table).", round=state["round"])]
     if table["neutral"] is not None:
         lines.append(move_neutral(table, card["icons"] or dict.fromkeys(TRACKS, 0)))
     lines += card_details(entry, len(state["players"]))
@@ -181,20 +187,25 @@ def reveal_card(state: dict, card: dict, source: str) -> dict:
 def move_neutral(table: dict, icons: dict) -> str:
     moves = icon_moves(icons)
     if not moves:
-        return "The card shows no track icons: the neutral markers stay."
+        return say("The card shows no track icons: the neutral markers stay.")
     for track in TRACKS:
         table["neutral"][track] = min(TRACK_END, table["neutral"][track] + icons[track])
-    return f"The neutral markers move {moves}."
+    return say("The neutral markers move %(moves)s.", moves=moves)
 
 
 def card_details(card: dict, player_count: int) -> list[str]:
     lines = []
     if player_count >= 3:
-        lines.append(f"Village Cards pass {card['draft']} this round." if card["draft"] else
-                     "Read the draft arrows on the card: the catalogue lacks them "
-                     f"(enter them in {CATALOGUE_PAGE}).")
+        if card["draft"] == "clockwise":
+            lines.append(say("Village Cards pass clockwise this round."))
+        elif card["draft"]:
+            lines.append(say("Village Cards pass counterclockwise this round."))
+        else:
+            lines.append(say("Read the draft arrows on the card: the catalogue lacks them (enter "
+                             "them in %(page)s).", page=CATALOGUE_PAGE))
     if player_count == 1 and card["solo_vp"] is not None:
-        lines.append(f"The solo opponent will score {card['solo_vp']} VP for this card.")
+        lines.append(say("The solo opponent will score %(vp)s VP for this card.",
+                         vp=card["solo_vp"]))
     if card["trades"]:
         lines.append("Trades this round: " + "; ".join(card["trades"]) + ".")
     return lines
@@ -226,7 +237,8 @@ def apply_track(state: dict, data: Any) -> dict:
     positions = table["neutral"] if player == NEUTRAL else table["tracks"][player]
     old = positions[track]
     if old + steps < 0:
-        raise RuleError(f"That would move the marker below space 0 (it is on {old}).",
+        raise RuleError(say("That would move the marker below space 0 (it is on %(space)s).",
+                            space=old),
                         "data.steps", "below_track", 422)
     new = min(TRACK_END, old + steps)
     positions[track] = new
@@ -263,8 +275,14 @@ def move_reminders(state: dict, player: str, track: str, old: int, target: int) 
         lines += reward_reminders(state, player, track, old, new)
         if track == "military" and raid_cost(new) != raid_cost(old) and new > old:
             cost = raid_cost(new)
-            lines.append(f"{player}'s raids are now free of Workers." if cost == 0 else
-                         f"{player}'s raids now cost {cost} Worker{'s' * (cost != 1)}.")
+            if cost == 0:
+                lines.append(say("%(player)s's raids are now free of Workers.", player=player))
+            elif cost == 1:
+                lines.append(say("%(player)s's raids now cost %(count)s Worker.", player=player,
+                                 count=cost))
+            else:
+                lines.append(say("%(player)s's raids now cost %(count)s Workers.",
+                                 player=player, count=cost))
     lines += track_vp_notice(state, track, new)
     return lines
 
@@ -276,9 +294,10 @@ def reward_reminders(state: dict, player: str, track: str, old: int, new: int) -
     for space in REWARD_SPACES:
         if old < space <= new and space not in rewarded:
             rewarded.append(space)
-            line = f"{player} reached {track_name(track)} {space}: {REWARDS[track]}."
+            line = say("%(player)s reached %(track)s %(space)s: %(reward)s.", player=player,
+                       track=track_name(track), space=space, reward=REWARDS[track])
             if table["heroes"]["svend"] == player:
-                line += " Svend: also gain 1 Worker."
+                line += " " + say("Svend: also gain 1 Worker.")
             lines.append(line)
     return lines
 
@@ -288,8 +307,8 @@ def track_vp_notice(state: dict, track: str, position: int) -> list[str]:
     if (position < 15 or space in catalogue_of(state)["track_vp"]
             or f"track_vp.{space}" in state.get("box_values", {})):
         return []
-    note = (f"A {track_name(track)} marker is on space {space}, whose VP is not in the box data "
-            "yet: the score counts it as 0 and asks for it.")
+    note = say("A %(track)s marker is on space %(space)s, whose VP is not in the box data yet: "
+               "the score counts it as 0 and asks for it.", track=track_name(track), space=space)
     notices = state["table"]["notices"]
     if note not in notices:
         notices.append(note)
@@ -346,5 +365,5 @@ def missing_data_notice(setup: dict) -> list[str]:
     """One short line at the top of the play; the Setup section lists what is missing."""
     if not setup.get("notes"):
         return []
-    return ["Some box data is missing: the Setup section says what to enter, and where."]
+    return [say("Some box data is missing: the Setup section says what to enter, and where.")]
 

@@ -5,7 +5,7 @@ Nothing here is card data: what is printed only on the cards lives in the box ca
 """
 from __future__ import annotations
 
-from ..base import Option
+from ..base import Option, say
 
 ROUNDS = 5
 PHASES = ("reveal", "draft", "actions", "income", "heroes")
@@ -26,10 +26,10 @@ HERO_NAMES = {"svend": "Svend", "thyra": "Thyra", "frode": "Frode", "randi": "Ra
 
 # What a player takes on reaching space 4, 8 or 12 of a track.
 REWARDS = {
-    "military": "take the top Raid Card and lay it face up beside your Player Board",
-    "trade": ("take the top Trade Card: tuck it under a Longship (Eikjas count) that has none, "
-              "or turn it face down for its immediate reward"),
-    "renown": "take an Upgrade: flip your Eikja, Labourer or Hut Card to its upgraded side",
+    "military": say("take the top Raid Card and lay it face up beside your Player Board"),
+    "trade": say("take the top Trade Card: tuck it under a Longship (Eikjas count) that has "
+                 "none, or turn it face down for its immediate reward"),
+    "renown": say("take an Upgrade: flip your Eikja, Labourer or Hut Card to its upgraded side"),
 }
 
 # Workers a raid costs, by Military position: (lowest position, workers).

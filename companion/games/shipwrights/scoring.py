@@ -13,6 +13,7 @@ from ..base import (
     impossible,
     parse_options,
     parse_score_players,
+    say,
     score_response,
 )
 from .catalogue import parse_track_vp, reject_unknown, require_object, track_vp_question
@@ -100,8 +101,8 @@ SHEET_FIELDS = (
     SheetField("workers", "Workers in supply (tie-break)"),
 )
 
-TIEBREAKS = (Tiebreak("Oak, Wool and Iron", lambda r: r["resources"]),
-             Tiebreak("Workers", lambda r: r["workers"]))
+TIEBREAKS = (Tiebreak(say("Oak, Wool and Iron"), lambda r: r["resources"]),
+             Tiebreak(say("Workers"), lambda r: r["workers"]))
 
 
 def score(body: Any, catalogue: dict) -> dict:
@@ -123,7 +124,7 @@ def score(body: Any, catalogue: dict) -> dict:
     return solo_response(results, opponent_result(opponent, track_vp, unknowns), unknowns)
 
 
-BOX_CARDS = {"raid_cards": ("Raid Cards", 15), "trade_cards": ("Trade Cards", 15)}
+BOX_CARDS = {"raid_cards": (say("Raid Cards"), 15), "trade_cards": (say("Trade Cards"), 15)}
 
 
 def check_box_cards(players: list[dict]) -> None:
@@ -134,8 +135,10 @@ def check_box_cards(players: list[dict]) -> None:
         total = sum(players[i]["sheet"][key] for i in held)
         if total > limit:
             counts = ", ".join(f"{players[i]['name']} {players[i]['sheet'][key]}" for i in held)
-            raise impossible(f"The box holds {limit} {label}, but the sheets add up to {total} "
-                             f"({counts}).", [f"players[{i}].sheet.{key}" for i in held])
+            raise impossible(say("The box holds %(count)s %(cards)s, but the sheets add up to "
+                                 "%(total)s (%(who)s).", count=limit, cards=label,
+                                 total=total, who=counts),
+                             [f"players[{i}].sheet.{key}" for i in held])
 
 
 def merged_track_vp(raw: Any, catalogue: dict) -> dict:
@@ -154,7 +157,7 @@ def player_result(player: dict, track_vp: dict, unknowns: Unknowns) -> dict:
                   "jarls": sheet["jarls_vp"], "tracks": tracks,
                   "heroes": sheet["heroes_vp"], "gold": sheet["gold"]}
     explanations = {"longships": longship_note, "tracks": track_note,
-                    "gold": f"{sheet['gold']} Gold at 1 VP each."}
+                    "gold": say("%(count)s Gold at 1 VP each.", count=sheet["gold"])}
     return {"name": player["name"], "categories": categories, "explanations": explanations,
             "unknown": ["tracks"] if unknown else [],
             "resources": sheet["resources"], "workers": sheet["workers"]}
@@ -164,10 +167,12 @@ def longship_points(sheet: dict) -> tuple[int, str]:
     bonuses = [bonus_points(kind, sheet) for kind in sheet["longship_bonuses"]]
     total = sheet["longships_vp"] + sum(bonuses)
     if not bonuses:
-        return total, f"{sheet['longships_vp']} VP printed on Longships, no end-game bonus."
-    parts = ", ".join(f"{vp} ({BONUS_LABELS[kind]})"
+        return total, say("%(vp)s VP printed on Longships, no end-game bonus.",
+                          vp=sheet["longships_vp"])
+    parts = ", ".join(say("%(vp)s (%(bonus)s)", vp=vp, bonus=BONUS_LABELS[kind])
                       for kind, vp in zip(sheet["longship_bonuses"], bonuses, strict=True))
-    return total, f"{sheet['longships_vp']} VP printed on Longships plus bonuses: {parts}."
+    return total, say("%(vp)s VP printed on Longships plus bonuses: %(items)s.",
+                      vp=sheet["longships_vp"], items=parts)
 
 
 def bonus_points(kind: str, sheet: dict) -> int:
@@ -196,14 +201,16 @@ def track_points(positions: dict, track_vp: dict, unknowns: Unknowns) -> tuple[i
         space = str(position)
         if space not in track_vp:
             unknowns.ask(f"track_vp.{space}", track_vp_question(space))
-            parts.append(f"{track_name(track)} on {space}: not known yet, counted as 0")
+            parts.append(say("%(track)s on %(space)s: not known yet, counted as 0",
+                             track=track_name(track), space=space))
             unknown = True
             continue
         total += track_vp[space]
-        parts.append(f"{track_name(track)} on {space}: {track_vp[space]}")
+        parts.append(say("%(track)s on %(space)s: %(vp)s", track=track_name(track), space=space,
+                         vp=track_vp[space]))
     if not parts:
-        return 0, "No marker reached space 15.", False
-    return total, "; ".join(parts) + ".", unknown
+        return 0, say("No marker reached space 15."), False
+    return total, say("%(parts)s.", parts="; ".join(parts)), unknown
 
 
 # --------------------------------------------------------------------------- solo
@@ -229,9 +236,9 @@ def opponent_result(opponent: dict, track_vp: dict, unknowns: Unknowns) -> dict:
     categories = {"heroes": SOLO_VP_PER_HERO * opponent["heroes_won"],
                   "round_cards": sum(opponent["round_card_vp"]), "tracks": tracks}
     return {"categories": categories, "total": sum(categories.values()),
-            "explanations": {"heroes": f"{opponent['heroes_won']} Hero cards at "
-                                       f"{SOLO_VP_PER_HERO} VP each.",
-                             "round_cards": "VP on the 5 Round Cards.", "tracks": note}}
+            "explanations": {"heroes": say("%(count)s Hero cards at %(vp)s VP each.",
+                                           count=opponent["heroes_won"], vp=SOLO_VP_PER_HERO),
+                             "round_cards": say("VP on the 5 Round Cards."), "tracks": note}}
 
 
 def solo_response(results: list[dict], opponent: dict, unknowns: Unknowns) -> dict:
@@ -240,9 +247,15 @@ def solo_response(results: list[dict], opponent: dict, unknowns: Unknowns) -> di
     won = player["total"] > opponent["total"]
     player["rank"] = 1 if won else 2
     response["winners"] = [player["name"]] if won else []
-    verdict = "wins" if won else "loses"
-    response["solo_result"] = (f"{player['name']} scores {player['total']} against the "
-                               f"opponent's {opponent['total']} and {verdict}.")
-    response["tiebreak"] = (f"{player['name']} tied the opponent on {player['total']}: in solo "
-                            "a tie is a loss." if player["total"] == opponent["total"] else None)
+    if won:
+        response["solo_result"] = say("%(name)s scores %(total)s against the opponent's "
+                                      "%(opponent_total)s and wins.", name=player["name"],
+                                      total=player["total"], opponent_total=opponent["total"])
+    else:
+        response["solo_result"] = say("%(name)s scores %(total)s against the opponent's "
+                                      "%(opponent_total)s and loses.", name=player["name"],
+                                      total=player["total"], opponent_total=opponent["total"])
+    response["tiebreak"] = say("%(name)s tied the opponent on %(total)s: in solo a tie is a "
+                               "loss.", name=player["name"], total=player["total"]
+                               ) if player["total"] == opponent["total"] else None
     return response
