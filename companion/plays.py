@@ -39,7 +39,8 @@ def parse_seed(seed: Any, field: str = "seed") -> str | int:
     if isinstance(seed, str):
         seed = seed.strip()
         if not seed or len(seed) > MAX_SEED:
-            raise RuleError(f"The seed must be 1 to {MAX_SEED} characters.", field)
+            raise RuleError(say("The seed must be 1 to %(count)s characters.", count=MAX_SEED),
+                            field)
         if is_whole_number_text(seed):
             return int(seed)
     elif abs(seed) >= 2**63:
@@ -217,7 +218,8 @@ def parse_add(specs, add: Any) -> dict:
         if spec is None:
             raise RuleError(f"Unknown score-sheet field '{name}'.", where, "unknown_field")
         if spec.kind not in ADDABLE:
-            raise RuleError(f"{spec.label} is not a number to add to; set it instead.", where)
+            raise RuleError(say("%(row)s is not a number to add to; set it instead.",
+                                row=spec.label), where)
         if spec.kind == "int":
             out[name] = check_delta(delta, where, spec.label)
             continue
@@ -300,10 +302,11 @@ def plan_undo_mine(state: dict, events: list[dict], device: str) -> dict:
 def why_not_invertible(state: dict, event: dict) -> str | None:
     """None when a compensating event can take ``event`` back now, else the sentence why not."""
     label = describe_event(state, event)
-    later = ("Other changes came after it; the shared Undo takes changes back in order.")
     if event["type"] != "sheet":
         if get_game(state["game"]).inverse_event(event) is None:
-            return f"Your last change ({label}) cannot be taken back on its own. {later}"
+            return say("Your last change (%(change)s) cannot be taken back on its own. Other "
+                       "changes came after it; the shared Undo takes changes back in order.",
+                       change=label)
         return None
     data = event.get("data") or {}
     if data.get("fields"):
@@ -315,8 +318,8 @@ def why_not_invertible(state: dict, event: dict) -> str | None:
             wanted = None
         sheet = state["sheets"].get(data.get("player"), {})
         if wanted is None or any(sheet.get(k) != v for k, v in wanted.items()):
-            return (f"Your last change ({label}) was changed again since; undoing it would "
-                    "overwrite that.")
+            return say("Your last change (%(change)s) was changed again since; undoing it "
+                       "would overwrite that.", change=label)
     return None
 
 

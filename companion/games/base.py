@@ -152,11 +152,11 @@ def check_int(value: Any, field: str, label: str | None = None,
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise RuleError(f"{label} must be a whole number.", field)
+            raise RuleError(say("%(row)s must be a whole number.", row=label), field)
     if value < minimum:
-        raise RuleError(f"{label} must be at least {minimum}.", field)
+        raise RuleError(say("%(row)s must be at least %(low)s.", row=label, low=minimum), field)
     if value > maximum:
-        raise RuleError(f"{label} must be at most {maximum}.", field)
+        raise RuleError(say("%(row)s must be at most %(high)s.", row=label, high=maximum), field)
     return value
 
 
@@ -167,8 +167,8 @@ def check_delta(value: Any, field: str, label: str | None = None,
     if isinstance(value, str) and is_whole_number_text(value):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or value == 0 or abs(value) > limit:
-        raise RuleError(f"{label or field}: add a whole number other than 0 "
-                        f"(at most {limit} either way).", field)
+        raise RuleError(say("%(row)s: add a whole number other than 0 (at most %(count)s either "
+                            "way).", row=label or field, count=limit), field)
     return value
 
 
@@ -185,7 +185,7 @@ def check_bool(value: Any, field: str, label: str | None = None) -> bool:
         return True
     if isinstance(value, str) and value.lower() in ("false", "off", "0", "no", ""):
         return False
-    raise RuleError(f"{label or field} must be true or false.", field)
+    raise RuleError(say("%(row)s must be true or false.", row=label or field), field)
 
 
 def normalise_name(text: str) -> str:
@@ -203,7 +203,8 @@ def check_name(value: Any, field: str) -> str:
     if not name:
         raise RuleError("A player needs a name.", field)
     if len(name) > MAX_NAME:
-        raise RuleError(f"A player's name can be at most {MAX_NAME} characters.", field)
+        raise RuleError(say("A player's name can be at most %(count)s characters.",
+                            count=MAX_NAME), field)
     return name
 
 
@@ -215,11 +216,12 @@ def check_players(names: Any, minimum: int, maximum: int, field: str = "players"
     seen: set[str] = set()
     for i, name in enumerate(clean):
         if name.casefold() in seen:
-            raise RuleError(f"Two players are called {name}; give each a different name.",
-                            f"{field}[{i}]")
+            raise RuleError(say("Two players are called %(name)s; give each a different name.",
+                                name=name), f"{field}[{i}]")
         seen.add(name.casefold())
     if not minimum <= len(clean) <= maximum:
-        raise RuleError(f"This game takes {minimum} to {maximum} players, not {len(clean)}.",
+        raise RuleError(say("This game takes %(low)s to %(high)s players, not %(count)s.",
+                            low=minimum, high=maximum, count=len(clean)),
                         field, "wrong_player_count", 422)
     return clean
 

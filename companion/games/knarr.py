@@ -167,7 +167,7 @@ def read_tokens(data: dict, key: str, sheet: dict) -> int:
     if not given(data, key):
         return sheet.get(key, 0)
     label = {"recruits": say("recruits"), "bracelets": say("silver bracelets")}[key]
-    count = check_int(data[key], f"data.{key}", f"The number of {label}")
+    count = check_int(data[key], f"data.{key}", say("The number of %(tokens)s", tokens=label))
     if count > SHIP_CAP:
         raise RuleError(say("A ship holds at most %(count)s %(tokens)s; any extra are lost, so "
                             "enter %(count)s.", count=SHIP_CAP, tokens=label),
@@ -179,7 +179,7 @@ def read_position(data: dict, player: str, before: int) -> int:
     if not given(data, "reputation"):
         return before
     position = check_int(data["reputation"], "data.reputation",
-                         "The Reputation marker's space", 0, MAX_REPUTATION_SPACE)
+                         say("The Reputation marker's space"), 0, MAX_REPUTATION_SPACE)
     if position < before:
         raise RuleError(say("The Reputation marker only moves forward: %(player)s's is on "
                             "space %(space)s.", player=player, space=before),
@@ -192,7 +192,7 @@ def read_reputation_vp(data: dict, table: dict, player: str) -> int:
     keeps last turn's value (the highest value the marker reached only grows)."""
     track, position = table["reputation_track"], table["reputation"][player]
     computed = highest_reputation_vp(track, position)
-    typed = (check_int(data["reputation_vp"], "data.reputation_vp", "The reputation VP", 0,
+    typed = (check_int(data["reputation_vp"], "data.reputation_vp", say("The reputation VP"), 0,
                        TRACK_MAX_VP) if given(data, "reputation_vp") else None)
     if computed is not None:
         if typed is not None and typed != computed:
@@ -221,7 +221,8 @@ def read_turn(data: Any, state: dict) -> dict:
     sheet = state["sheets"].get(player, {})
     turn = {"player": player,
             "vp_gained": (check_int(data["vp_gained"], "data.vp_gained",
-                                    "The VP gained this turn") if given(data, "vp_gained") else 0),
+                                    say("The VP gained this turn")) if given(data, "vp_gained")
+                          else 0),
             "reputation": read_position(data, player, table["reputation"][player]),
             "recruits": read_tokens(data, "recruits", sheet),
             "bracelets": read_tokens(data, "bracelets", sheet),

@@ -292,3 +292,34 @@ def test_an_explorers_undo_label_is_in_the_phones_language(client, lang, label):
                       headers={"Accept-Language": lang}).get_data(as_text=True)
     button = re.search(r"<button[^>]*data-undo-shared>(.*?)</button>", page, re.S)
     assert html.unescape(button.group(1).strip()) == label
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("de", ["Gehaltene Gebiete: höchstens 100.", "Bo ist am Zug, nicht Ann."]),
+    ("fr", ["Territoires tenus : au plus 100.", "C’est au tour de Bo, pas de Ann."]),
+    ("en", ["Territories held must be at most 100.", "It is Bo's turn, not Ann's."]),
+])
+def test_refusals_with_numbers_and_names_are_in_the_phones_language(client, lang, words):
+    """A Reavers territory count past the limit and a Knarr turn taken out of turn, refused
+    beside the controls in the phone's language (names as typed); the API keeps the English."""
+    reavers = new_play(client, "reavers", ["Ann", "Bo"])
+    knarr = new_play(client, "knarr", ["Ann", "Bo"], seed=3)
+    send(client, knarr, "turn", vp_gained=2)
+    current = client.get(f"/api/v1/plays/{knarr['id']}",
+                         headers={"Authorization": f"Bearer {knarr['view_token']}"}).get_json()
+    table = current.get("state", current)["table"]
+    assert table["current_player"] == "Bo", table   # seed 3: Ann first, so Bo is next
+    said = []
+    for play, form in ((reavers, {"type": "territories", "d:player": "Ann", "d:count": "101"}),
+                       (knarr, {"type": "turn", "d:player": "Ann", "d:vp_gained": "1"})):
+        answer = client.post(f"/plays/{play['id']}/{play['edit_token']}/events", data=form,
+                             headers={"HX-Request": "true", "Accept-Language": lang})
+        assert answer.status_code in (400, 422)
+        said.append(html.unescape(re.search(r'<p class="error" role="alert"[^>]*>(.*?)</p>',
+                                            answer.get_data(as_text=True)).group(1)))
+    assert said == words
+    api = client.post(f"/api/v1/plays/{reavers['id']}/events",
+                      json={"type": "territories", "data": {"player": "Ann", "count": 101}},
+                      headers={"Authorization": f"Bearer {reavers['edit_token']}",
+                               "Accept-Language": lang})
+    assert api.get_json()["error"]["message"] == "Territories held must be at most 100."

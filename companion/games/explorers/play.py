@@ -95,7 +95,7 @@ def island_index(state: dict, data: dict) -> int:
     if not islands:
         raise RuleError("There is no island yet; add one first.", "data.island",
                         "no_island", 422)
-    return check_int(data.get("island"), "data.island", "Island", 0, len(islands) - 1)
+    return check_int(data.get("island"), "data.island", say("Island"), 0, len(islands) - 1)
 
 
 def store_islands(state: dict, islands: list, edited: int, prefix: str) -> dict:
@@ -187,7 +187,7 @@ def adds_of(data: dict, allowed: tuple) -> dict:
         if key in data:
             raise RuleError(f"'{key}' is either set or added to in one change, not both.",
                             f"data.add.{key}")
-        out[key] = check_delta(n, f"data.add.{key}", key, 100)
+        out[key] = check_delta(n, f"data.add.{key}", PIECE_NAMES.get(key, key), 100)
     return out
 
 
@@ -269,6 +269,7 @@ PIECE_WORDS = {  # (one, several) of a kind of piece, for the Undo label
 
 
 PIECE_NAMES = {"vikings": say("vikings"), "outposts": say("outposts"), "mill": say("mill"),
+               "tiles": say("tiles"),
                "workshop": say("workshop"), "barracks": say("barracks")}
 
 

@@ -133,7 +133,7 @@ def question_for(key: str) -> str:
 
 def parse_box_value(key: Any, value: Any) -> Any:
     if key in WALL_KEYS:
-        return check_int(value, "data.value", "The wall majority glory")
+        return check_int(value, "data.value", say("The wall majority glory"))
     if isinstance(key, str) and key.startswith(SCHEDULE_KEY):
         kind = key[len(SCHEDULE_KEY):].strip()
         if not kind or len(kind) > MAX_TYPE_NAME:

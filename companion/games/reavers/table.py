@@ -173,13 +173,13 @@ def set_territories(state: dict, data: dict) -> dict:
                         "data.count")
     if "add" in data:
         held = state["table"]["territories"][player]
-        count = held + check_delta(data["add"], "data.add", "Territories", MAX_TERRITORIES)
+        count = held + check_delta(data["add"], "data.add", say("Territories"), MAX_TERRITORIES)
         if not 0 <= count <= MAX_TERRITORIES:
             raise RuleError(say("%(player)s holds %(count)s territories; that would make "
                                 "%(new_count)s.", player=player, count=held, new_count=count),
                             "data.add", "out_of_range", 422)
     else:
-        count = check_int(data.get("count"), "data.count", "Territories held", 0,
+        count = check_int(data.get("count"), "data.count", say("Territories held"), 0,
                           MAX_TERRITORIES)
     state["table"]["territories"][player] = count
     if state["phase"] == "cleanup":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, join_names
+from ..base import RuleError, check_int, join_names, say
 from .catalogue import MAX_VP, track_vp_question, validate_catalogue
 from .rules import HUT_NUMBERS, ROUNDS, SCORING_SPACES
 
@@ -14,7 +14,7 @@ def parse(key: Any, value: Any) -> int:
     if not isinstance(key, str) or not key.startswith("track_vp.") or space not in SCORING_SPACES:
         raise RuleError("Shipwrights asks only for the VP of Progress Track spaces 15 to 18.",
                         "data.key", "unknown_box_value")
-    return check_int(value, "data.value", f"The VP of space {space}", 0, MAX_VP)
+    return check_int(value, "data.value", say("The VP of space %(space)s", space=space), 0, MAX_VP)
 
 
 def merge(catalogue: dict, answers: dict) -> dict:

@@ -258,7 +258,7 @@ def parse_track_move(state: dict, data: Any) -> tuple[str, str, int]:
     track = data.get("track")
     if track not in TRACKS:
         raise RuleError(f"track must be one of: {', '.join(TRACKS)}.", "data.track")
-    steps = check_int(data.get("steps"), "data.steps", "steps", -TRACK_END, TRACK_END)
+    steps = check_int(data.get("steps"), "data.steps", say("steps"), -TRACK_END, TRACK_END)
     if steps == 0:
         raise RuleError("steps must move the marker (a whole number other than 0).",
                         "data.steps")
