@@ -228,7 +228,8 @@ def read_turn(data: Any, state: dict) -> dict:
             "bracelets": read_tokens(data, "bracelets", sheet),
             "reputation_vp": read_reputation_vp(data, table, player)}
     if sheet.get("vp", 0) + turn["reputation_vp"] + turn["vp_gained"] > MAX_NUMBER:
-        raise RuleError(f"A score above {MAX_NUMBER} VP is not believable.", "data.vp_gained")
+        raise RuleError(say("A score above %(vp)s VP is not believable.", vp=MAX_NUMBER),
+                        "data.vp_gained")
     return turn
 
 
@@ -329,10 +330,11 @@ class KnarrGame(Game):
 
     def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
         track = (catalogue or {}).get("reputation_track") or []
-        return [{"what": "VP printed along the Reputation track", "known": bool(track),
-                 "detail": (f"Known for {len(track)} spaces: the app adds the reputation step "
-                            "itself." if track else "Not known yet: each turn you type the "
-                            "reputation VP the player scores.")}]
+        return [{"what": say("VP printed along the Reputation track"), "known": bool(track),
+                 "detail": (say("Known for %(count)s spaces: the app adds the reputation step "
+                                "itself.", count=len(track)) if track else
+                            say("Not known yet: each turn you type the reputation VP the "
+                                "player scores."))}]
 
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:

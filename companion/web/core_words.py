@@ -124,7 +124,7 @@ LISTS = re.compile(r"^(pieces|items)$")
 # Whole sentences (a card's text, a scenario's notes): they may run over several sentences
 TEXTS = re.compile(r"^(text|.*_text)$")
 # ", "-joined lists of anything, each translated in turn ("Ann to Bo, Bo to Cy")
-COMMA_LISTS = re.compile(r"^(passes)$")
+COMMA_LISTS = re.compile(r"^(passes|kinds)$")
 # "a, b and c" of things, each translated in turn, and the "and" ("2 on Military and 1 on Trade")
 AND_LISTS = re.compile(r"^(moves)$")
 # "; "-joined parts, each translated in turn ("Military on 15: 2; Trade on 16: 3")

@@ -103,11 +103,16 @@ def say(shape, **params):
 def played(game: str, steps: list, catalogue: dict | None = None, players=NAMES):
     """Every text the page shows along a play of ``game`` through ``steps`` (events, or
     callables that pick the next event from the state), and the refusals met."""
+    from companion.games import get_game
     from companion.games.base import RuleError
     from companion.plays import apply_event, new_state
 
     state = new_state(game, list(players), {}, 7, catalogue or {})
     texts = words_on_the_page(state, None)
+    rules = get_game(game)   # what the game may need from the box, asked before and during it
+    for need in rules.box_needs(state["catalogue"], len(players)):
+        texts += [need["what"], need["detail"]]
+    texts += [m["question"] for m in rules.box_questions_ahead(state["catalogue"])]
     for step in steps:
         event = step(state) if callable(step) else step
         try:
@@ -155,6 +160,10 @@ GAMES = {
         ev("set_influence", island=1, player="Ann", add={"vikings": -1}),
         ev("set_influence", island=1, player="Cy", vikings=1),
         ev("keep_captain", player="Ann", captain="nobody"),
+        lambda state: ev("keep_captain", player="Ann",
+                         captain=state["setup"]["captains"]["Ann"][0]),
+        lambda state: ev("keep_captain", player="Bo",
+                         captain=state["setup"]["captains"]["Bo"][1]),
         ev("sheet", player="Ann", fields={"viking_deaths": 2, "enemy_ships": 1}),
         ev("sheet", player="Cy", fields={"settlements": [2, 3], "outposts": 2}),
         ev("remove_island", island=1)] + [ev("turn")] * 40),
@@ -175,13 +184,12 @@ GAMES = {
 
 WORD = re.compile(r"[A-Za-z]{3,}")
 # words a translation rightly keeps: the heroes' names, game terms the editions keep, French
-# words spelt as in English; the captains' names are the captains' own (translated with the
-# captain texts, not here)
-SAME = {"Svend", "Thyra", "Frode", "Randi", "Eikja", "Eikjas", "Cartographer", "Scout"}
+# words spelt as in English
+SAME = {"Svend", "Thyra", "Frode", "Randi", "Eikja", "Eikjas", "Berserker"}
 SAME_IN = {"de": SAME | {"Gold"},
            "fr": SAME | {"Village", "place", "bracelets", "score", "draft", "table", "phase",
                          "Raid", "face", "app", "actions", "bonus", "raids", "section",
-                         "Reavers"}}
+                         "Reavers", "Archer", "Solo", "solo", "Art", "final"}}
 
 
 def english_left(text: str, said: str, lang: str) -> set[str]:

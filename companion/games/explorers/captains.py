@@ -94,61 +94,69 @@ def _archer(ctx: CaptainContext) -> tuple[int, str]:
     one, so the Archer scores nothing (whatever the tile count says)."""
     tiles = ctx.sheet["archer_tiles"]
     if not ctx.sheet["outposts"]:
-        return 0, "Archer: no outpost built, so there is no route to count = 0 VP."
-    return tiles, f"Archer: {tiles} tiles from the Mainland to the farthest outpost = {tiles} VP."
+        return 0, say("Archer: no outpost built, so there is no route to count = 0 VP.")
+    return tiles, say("Archer: %(count)s tiles from the Mainland to the farthest outpost = "
+                      "%(vp)s VP.", count=tiles, vp=tiles)
 
 
 def _barbarian(ctx: CaptainContext) -> tuple[int, str]:
     ships = ctx.sheet["enemy_ships"]
-    return ships, f"Barbarian: {ships} enemy ships destroyed = {ships} VP."
+    return ships, say("Barbarian: %(count)s enemy ships destroyed = %(vp)s VP.", count=ships,
+                      vp=ships)
 
 
 def _cartographer(ctx: CaptainContext) -> tuple[int, str]:
     sizes = sorted((i["tiles"] for i in ctx.controlled), reverse=True)
     if len(sizes) < 2:
-        return 0, f"Cartographer: needs 2 controlled islands, has {len(sizes)} = 0 VP."
-    return sizes[1], (f"Cartographer: the second-largest controlled island "
-                      f"({sizes[1]} tiles) scores again = {sizes[1]} VP.")
+        return 0, say("Cartographer: needs 2 controlled islands, has %(count)s = 0 VP.",
+                      count=len(sizes))
+    return sizes[1], say("Cartographer: the second-largest controlled island (%(count)s tiles) "
+                         "scores again = %(vp)s VP.", count=sizes[1], vp=sizes[1])
 
 
 def _hero(ctx: CaptainContext) -> tuple[int, str]:
     sheet = ctx.sheet
     sets = min(sheet["outposts"], len(sheet["settlements"]), sheet["enemy_ships"])
-    return 2 * sets, (f"Hero: {sets} sets of outpost, settlement and enemy ship "
-                      f"x 2 = {2 * sets} VP.")
+    return 2 * sets, say("Hero: %(count)s sets of outpost, settlement and enemy ship x 2 = "
+                         "%(vp)s VP.", count=sets, vp=2 * sets)
 
 
 def _huntsman(ctx: CaptainContext) -> tuple[int, str]:
     pairs = sum(n // 2 for n in ctx.sheet["livestock"].values())
-    return 2 * pairs, f"Huntsman: {pairs} pairs of the same livestock x 2 = {2 * pairs} VP."
+    return 2 * pairs, say("Huntsman: %(count)s pairs of the same livestock x 2 = %(vp)s VP.",
+                          count=pairs, vp=2 * pairs)
 
 
 def _queen(ctx: CaptainContext) -> tuple[int, str]:
     if not ctx.controlled:
-        return 0, "Queen: controls no island = 0 VP."
+        return 0, say("Queen: controls no island = 0 VP.")
     best = max(i["influence"] for i in ctx.controlled)
     vp = max(0, best - ctx.players)
-    return vp, (f"Queen: {best} influence on the best controlled island minus "
-                f"{ctx.players} players = {vp} VP.")
+    return vp, say("Queen: %(count)s influence on the best controlled island minus "
+                   "%(players_count)s players = %(vp)s VP.", count=best,
+                   players_count=ctx.players, vp=vp)
 
 
 def _scout(ctx: CaptainContext) -> tuple[int, str]:
     n = ctx.scout_islands
-    return n, f"Scout: {n} completed islands held by others (or nobody) with a Viking = {n} VP."
+    return n, say("Scout: %(count)s completed islands held by others (or nobody) with a Viking = "
+                  "%(vp)s VP.", count=n, vp=n)
 
 
 def _count_bonus(name: str, unit: str, read: Callable[[CaptainContext], int]) -> Callable:
     """A bonus of 1 VP per ``unit`` (singular, e.g. "outpost built")."""
     def bonus(ctx: CaptainContext) -> tuple[int, str]:
         n = read(ctx)
-        return n, f"{name}: 1 VP per {unit}, {n} in all = {n} VP."
+        return n, say("%(captain)s: 1 VP per %(unit)s, %(count)s in all = %(vp)s VP.",
+                      captain=name, unit=unit, count=n, vp=n)
     return bonus
 
 
 def _trader(ctx: CaptainContext) -> tuple[int, str]:
     delivered = sum(ctx.sheet["livestock"].values())
     vp = 2 * (delivered // 3)
-    return vp, f"Trader: {delivered} livestock delivered, 2 VP per 3 = {vp} VP."
+    return vp, say("Trader: %(count)s livestock delivered, 2 VP per 3 = %(vp)s VP.",
+                   count=delivered, vp=vp)
 
 
 BONUSES = {
@@ -159,15 +167,16 @@ BONUSES = {
     "Huntsman": _huntsman,
     "Queen": _queen,
     "Scout": _scout,
-    "Shieldmaiden": _count_bonus("Shieldmaiden", "island controlled",
+    "Shieldmaiden": _count_bonus("Shieldmaiden", say("island controlled"),
                                  lambda ctx: len(ctx.controlled)),
     "Trader": _trader,
-    "Tyrant": _count_bonus("Tyrant", "settlement raided",
+    "Tyrant": _count_bonus("Tyrant", say("settlement raided"),
                            lambda ctx: len(ctx.sheet["settlements"])),
-    "Watchman": _count_bonus("Watchman", "outpost built", lambda ctx: ctx.sheet["outposts"]),
-    "Berserker": _count_bonus("Berserker", "Viking death",
+    "Watchman": _count_bonus("Watchman", say("outpost built"),
+                             lambda ctx: ctx.sheet["outposts"]),
+    "Berserker": _count_bonus("Berserker", say("Viking death"),
                               lambda ctx: ctx.sheet["viking_deaths"]),
-    "Adventurer": _count_bonus("Adventurer", "shipwreck token left on the dashboard",
+    "Adventurer": _count_bonus("Adventurer", say("shipwreck token left on the dashboard"),
                                lambda ctx: ctx.sheet.get("shipwreck_tokens", 0)),
 }
 
@@ -177,7 +186,8 @@ def captain_bonus(name: str, ctx: CaptainContext, hand_vp: int) -> tuple[int, st
     box-catalogue captain whose bonus cannot be computed."""
     if name in BONUSES:
         return BONUSES[name](ctx)
-    return hand_vp, f"{name}: bonus entered by hand = {hand_vp} VP."
+    return hand_vp, say("%(captain)s: bonus entered by hand = %(vp)s VP.", captain=name,
+                        vp=hand_vp)
 
 
 # --------------------------------------------------------------------------- catalogue

@@ -134,8 +134,9 @@ def check_sheet(sheet: dict, i: int, options: dict, catalogue: dict, solo: bool)
     """Rules a single sheet must keep; canonicalises the captains' names in place."""
     where = f"players[{i}].sheet"
     if sheet["viking_deaths"] > VIKINGS:
-        raise impossible(f"A player has only {VIKINGS} Vikings to lose, not "
-                         f"{sheet['viking_deaths']}.", [f"{where}.viking_deaths"])
+        raise impossible(say("A player has only %(count)s Vikings to lose, not %(deaths_count)s.",
+                             count=VIKINGS, deaths_count=sheet["viking_deaths"]),
+                         [f"{where}.viking_deaths"])
     if sheet.get("captain_2") and not solo:
         raise impossible("Only the solo game scores a second captain.", [f"{where}.captain_2"])
     for key in ("captain", "captain_2"):
@@ -183,8 +184,8 @@ def check_distinct_captains(players: list[dict]) -> None:
         captain = player["sheet"]["captain"]
         if captain and captain in seen:
             first = seen[captain]
-            raise impossible(f"The {captain} was dealt only once, and "
-                             f"{players[first]['name']} has it.",
+            raise impossible(say("The %(captain)s was dealt only once, and %(name)s has it.",
+                                 captain=captain, name=players[first]["name"]),
                              [f"players[{i}].sheet.captain", f"players[{first}].sheet.captain"])
         if captain:
             seen[captain] = i
@@ -197,8 +198,10 @@ def check_vikings_left(players: list[dict], islands: list[dict]) -> None:
         name, deaths = player["name"], player["sheet"]["viking_deaths"]
         standing = sum(island["influence"][name]["vikings"] for island in islands)
         if deaths and standing + deaths > VIKINGS:
-            raise impossible(f"{name} has {VIKINGS} Vikings: {standing} on the islands and "
-                             f"{deaths} dead make {standing + deaths}.",
+            raise impossible(say("%(name)s has %(count)s Vikings: %(standing_count)s on the "
+                                 "islands and %(deaths_count)s dead make %(total)s.",
+                                 name=name, count=VIKINGS, standing_count=standing,
+                                 deaths_count=deaths, total=standing + deaths),
                              [f"players[{i}].sheet.viking_deaths", "islands"])
 
 
@@ -240,7 +243,7 @@ def captain_row(sheet: dict, ctx: CaptainContext, solo: bool) -> tuple[int, str]
         return vp, why + " " + say("Only one captain entered; the solo game scores the lower of "
                                    "2.")
     low = min(scored, key=lambda c: c[0])
-    return low[0], f"Solo: the lower captain counts. {first[1]} {second[1]}"
+    return low[0], " ".join((say("Solo: the lower captain counts."), first[1], second[1]))
 
 
 def _one_captain(sheet: dict, key: str, vp_key: str, ctx: CaptainContext):

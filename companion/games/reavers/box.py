@@ -105,9 +105,9 @@ SCHEDULE_KEY = "keep_spoils_schedule."
 
 
 def schedule_question(kind: str) -> str:
-    return say("How much glory is a set of 1, 2, 3 … %(kind_name)s cards worth? (printed at "
-               "the bottom of a %(kind_name)s card; type the numbers in order, separated by "
-               "spaces)", kind_name=kind)
+    return say("How much glory is a set of 1, 2, 3 … %(kind)s cards worth? (printed at the "
+               "bottom of a %(kind)s card; type the numbers in order, separated by spaces)",
+               kind=kind)
 
 
 def wall_question(place: int) -> str:
@@ -163,6 +163,8 @@ def with_box_values(catalogue: dict, answers: dict) -> dict:
 
 
 PRINTED_SPOILS = ("Treasure", "Art", "Armor")      # the types with a printed set schedule
+# (their names in the players' language: a question about a type says its name through core())
+SPOILS_WORDS = (say("Treasure"), say("Art"), say("Armor"))
 
 
 def ahead(catalogue: dict) -> list[dict]:
@@ -179,11 +181,13 @@ def ahead(catalogue: dict) -> list[dict]:
 def needs(catalogue: dict) -> list[dict]:
     clean = validate_catalogue(catalogue or {})
     schedule, majority = clean["keep_spoils_schedule"], clean["wall_majority"] or [None, None]
-    kinds = ", ".join(schedule) or "none yet"
-    return [{"what": "Keep spoils set values (Treasure, Art, Armor …)", "known": bool(schedule),
-             "detail": (f"Known for: {kinds}. Any other type counts 0 until you answer."
-                        if schedule else "None known yet: keep spoils count 0 until you answer.")},
-            {"what": "Glory for the most and second most wall tokens",
+    kinds = ", ".join(schedule)
+    return [{"what": say("Keep spoils set values (Treasure, Art, Armor …)"),
+             "known": bool(schedule),
+             "detail": (say("Known for: %(kinds)s. Any other type counts 0 until you answer.",
+                            kinds=kinds) if schedule else
+                        say("None known yet: keep spoils count 0 until you answer."))},
+            {"what": say("Glory for the most and second most wall tokens"),
              "known": None not in majority,
-             "detail": ("Both known." if None not in majority else
-                        "Not known yet: walls count 0 until you answer.")}]
+             "detail": (say("Both known.") if None not in majority else
+                        say("Not known yet: walls count 0 until you answer."))}]

@@ -40,14 +40,14 @@ def keep_spoils_glory(counts: dict, schedules: tuple,
         if steps is None:
             unknowns.ask(f"keep_spoils_schedule.{kind.strip()}", schedule_question(kind.strip()),
                          "numbers")
-            parts.append(say("%(kind_name)s %(count)s: the set values are not known yet, counted "
-                             "as 0", kind_name=kind, count=count))
+            parts.append(say("%(kind)s %(count)s: the set values are not known yet, counted "
+                             "as 0", kind=kind, count=count))
             unknown = True
             continue
         glory, sizes = spoils_sets(count, steps)
         total += glory
-        parts.append(say("%(kind_name)s %(count)s as sets of %(sizes)s = %(glory)s",
-                         kind_name=kind, count=count, sizes="+".join(map(str, sizes)),
+        parts.append(say("%(kind)s %(count)s as sets of %(sizes)s = %(glory)s",
+                         kind=kind, count=count, sizes="+".join(map(str, sizes)),
                          glory=glory))
     if not parts:
         return total, say("No keep spoils."), unknown

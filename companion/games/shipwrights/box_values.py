@@ -36,22 +36,35 @@ def needs(catalogue: dict, player_count: int) -> list[dict]:
     vp_missing = [s for s in SCORING_SPACES if s not in clean["track_vp"]]
     huts_missing = [h for h in HUT_NUMBERS if h not in clean["huts"]]
     cards = clean["round_cards"]
-    out = [{"what": "VP of Progress Track spaces 15 to 18", "known": not vp_missing,
-            "detail": (f"Not known yet: space{'s' if len(vp_missing) > 1 else ''} "
-                       f"{join_names(vp_missing)}. A marker there counts 0 until you answer."
-                       if vp_missing else "All four are known.")},
-           {"what": "The track icon of each Hut", "known": not huts_missing,
-            "detail": (f"Not known yet: Hut{'s' if len(huts_missing) > 1 else ''} "
-                       f"{join_names(huts_missing)}. The player moves their own marker at setup."
-                       if huts_missing else "All six are known.")},
-           {"what": "Round Cards", "known": len(cards) >= ROUNDS,
-            "detail": (f"{len(cards)} in the box data: the app deals and reveals them."
-                       if len(cards) >= ROUNDS else
-                       f"{len(cards)} in the box data (the app needs {ROUNDS}): you type each "
-                       "card in as it is turned over.")}]
+    if not vp_missing:
+        vp_detail = say("All four are known.")
+    elif len(vp_missing) == 1:
+        vp_detail = say("Not known yet: space %(space)s. A marker there counts 0 until you "
+                        "answer.", space=vp_missing[0])
+    else:
+        vp_detail = say("Not known yet: spaces %(spaces)s. A marker there counts 0 until you "
+                        "answer.", spaces=join_names(vp_missing))
+    if not huts_missing:
+        hut_detail = say("All six are known.")
+    elif len(huts_missing) == 1:
+        hut_detail = say("Not known yet: Hut %(hut)s. The player moves their own marker at "
+                         "setup.", hut=huts_missing[0])
+    else:
+        hut_detail = say("Not known yet: Huts %(huts)s. The player moves their own marker at "
+                         "setup.", huts=join_names(huts_missing))
+    out = [{"what": say("VP of Progress Track spaces 15 to 18"), "known": not vp_missing,
+            "detail": vp_detail},
+           {"what": say("The track icon of each Hut"), "known": not huts_missing,
+            "detail": hut_detail},
+           {"what": say("Round Cards"), "known": len(cards) >= ROUNDS,
+            "detail": (say("%(count)s in the box data: the app deals and reveals them.",
+                           count=len(cards)) if len(cards) >= ROUNDS else
+                       say("%(count)s in the box data (the app needs %(rounds)s): you type each "
+                           "card in as it is turned over.", count=len(cards), rounds=ROUNDS))}]
     if player_count == 1:
         missing_vp = [c["id"] for c in cards if c.get("solo_vp") is None]
-        out.append({"what": "Solo VP on the Round Cards", "known": bool(cards) and not missing_vp,
-                    "detail": ("Known for every card." if cards and not missing_vp else
-                               "Type it in for each card as it is turned over.")})
+        out.append({"what": say("Solo VP on the Round Cards"),
+                    "known": bool(cards) and not missing_vp,
+                    "detail": (say("Known for every card.") if cards and not missing_vp else
+                               say("Type it in for each card as it is turned over."))})
     return out
