@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..games.base import RuleError
+from ..games.base import RuleError, say
 
 MAX_ROWS = 60
 SPOILS_STEPS = 8                        # columns "a set of 1 … 8 cards" on the form
@@ -39,7 +39,8 @@ def numbers_in_order(values: list[str | None], where: str, label: str) -> list:
     last = max((i for i, v in enumerate(values) if v is not None), default=-1)
     for i in range(last + 1):
         if values[i] is None:
-            raise RuleError(f"{label(i)} is empty: fill it in, or clear the ones after it.",
+            raise RuleError(say("%(row)s is empty: fill it in, or clear the ones after it.",
+                                row=label(i)),
                             f"{where}[{i}]", "missing_value")
     return [number(v) for v in values[:last + 1]]
 
@@ -48,7 +49,8 @@ def numbers_in_order(values: list[str | None], where: str, label: str) -> list:
 def knarr_from_form(form) -> dict:
     values = [blank(form.get(f"rep-{i}")) for i in row_indices(form, "rep")]
     return {"reputation_track": numbers_in_order(
-        values, "reputation_track", lambda i: "The starting space" if i == 0 else f"Space {i}")}
+        values, "reputation_track",
+        lambda i: say("The starting space") if i == 0 else say("Space %(space)s", space=i))}
 
 
 def knarr_rows(data: dict, extra: int) -> list:
@@ -74,7 +76,9 @@ def reavers_from_form(form) -> dict:
                             "on the cards.", f"keep_spoils_schedule.row{i}", "missing_value")
         schedule[name] = numbers_in_order(
             steps, f"keep_spoils_schedule.{name}",
-            lambda k, n=name: f"The glory for a set of {k + 1} {n} card{'s' * (k > 0)}")
+            lambda k, n=name: say("The glory for a set of %(count)s %(kind)s card", count=1,
+                                  kind=n) if k == 0 else
+            say("The glory for a set of %(count)s %(kind)s cards", count=k + 1, kind=n))
     most, second = (number(blank(form.get(name))) for name in WALL_INPUTS)
     return {"keep_spoils_schedule": schedule,
             "wall_majority": None if most is None and second is None else [most, second]}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.base import Game, RuleError, active_fields, is_whole_number_text
+from ..games.base import Game, RuleError, active_fields, is_whole_number_text, say
 from .jsoncheck import loads_checked
 
 MAX_PLAYERS_ON_FORM = 8
@@ -173,7 +173,8 @@ def parse_list(text: str, name: str) -> list:
     for item in items:
         value = coerce(item)
         if not isinstance(value, int):
-            raise RuleError(f"'{item}' is not a whole number; list numbers separated by commas.",
+            raise RuleError(say("'%(item)s' is not a whole number; list numbers separated by "
+                                "commas.", item=item),
                             f"data.fields.{name}")
         out.append(value)
     return out

@@ -101,3 +101,21 @@ def test_the_forms_refuse_without_the_owner_key(app):
         reply = stranger.post(f"/catalogue/{game}/form", data=data)
         assert reply.status_code == 401 and 'id="read-only"' in text(reply)
     assert stranger.post("/catalogue/seafarers/form", data={}).status_code == 404
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("de", ["Feld 1 ist leer", "Der Ruhm für einen Satz aus 2 Schatz-Karten ist leer"]),
+    ("fr", ["Case 1 est vide", "La gloire pour une série de 2 cartes Trésor est vide"]),
+])
+def test_a_gap_in_a_box_form_is_named_in_the_phones_language(client, lang, words):
+    """The gap the owner left in Knarr's track and in a Reavers keep spoils row, named in the
+    owner's language (the printed type name 'Treasure' too)."""
+    headers = {"Accept-Language": lang}
+    knarr = client.post("/catalogue/knarr/form", headers=headers,
+                        data={"rep-0": "0", "rep-1": "", "rep-2": "5"})
+    reavers = client.post("/catalogue/reavers/form", headers=headers,
+                          data={"spoils-0-name": "Treasure", "spoils-0-1": "1",
+                                "spoils-0-2": "", "spoils-0-3": "6"})
+    assert (knarr.status_code, reavers.status_code) == (400, 400)
+    for reply, word in zip((knarr, reavers), words, strict=True):
+        assert word in text(reply).replace("&#39;", "'"), text(reply)[:2000]
