@@ -331,3 +331,25 @@ def test_refusals_with_numbers_and_names_are_in_the_phones_language(client, lang
                       headers={"Authorization": f"Bearer {reavers['edit_token']}",
                                "Accept-Language": lang})
     assert api.get_json()["error"]["message"] == "Territories held must be at most 100."
+
+
+def test_a_tie_break_of_several_sentences_is_said_sentence_by_sentence(app):
+    """The first place's tie-break as the PDF and the table display show it: the sentences
+    explain_tie says, joined by a space. No shape swallows the next sentence into one of its
+    parameters; each is said from its own shape."""
+    from companion.games.base import rank
+    from companion.games.explorers.scoring import TIEBREAKS
+
+    results = [{"name": "Bo Ek", "total": 10, "viking_deaths": 3, "settlements_raided": 2},
+               {"name": "Ann", "total": 10, "viking_deaths": 3, "settlements_raided": 1},
+               {"name": "Cy", "total": 10, "viking_deaths": 1, "settlements_raided": 5}]
+    sentence = rank(results, TIEBREAKS)[2]
+    assert sentence == (
+        "Bo Ek, Ann and Cy tied on 10; Bo Ek and Ann stay ahead with the most viking deaths "
+        "(3 against 1). Bo Ek and Ann also tied on 3 viking deaths; Bo Ek wins with the most "
+        "settlements raided (2 against 1).")
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert core(sentence) == (
+            "Bo Ek, Ann und Cy gleichauf mit 10; Bo Ek und Ann bleiben vorn mit den meisten "
+            "gefallenen Wikingern (3 gegen 1). Bo Ek und Ann auch gleichauf bei 3 gefallenen "
+            "Wikingern; Bo Ek gewinnt mit den meisten überfallenen Siedlungen (2 gegen 1).")
