@@ -13,14 +13,15 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from markupsafe import Markup
 
 from ..games import get_game
-from ..games.base import RuleError, make_rng
-from ..games.seafarers import FAIRNESS_LABELS, hexgrid, svg
+from ..games.base import RuleError, make_rng, say
+from ..games.seafarers import FAIRNESS_LABELS, hexgrid, svg, wrong_count
 from ..games.seafarers.scenarios import PRODUCING, RESOURCE_OF, SCENARIOS
 from ..games.seafarers.table import chip_moves, terrain_word
 from ..pdf import html_to_pdf
 from ..plays import parse_seed
 from ..qr import qr_svg
 from . import service
+from .core_words import core
 from .links import site_root
 
 bp = Blueprint("boards", __name__)
@@ -42,12 +43,10 @@ def parse_players(value: str | None, scenario: str) -> int:
     if value is None or value.strip() == "":
         return max(counts)
     if not re.fullmatch(r"[0-9]{1,3}", value.strip()):      # ASCII digits only: not "²"
-        raise RuleError("Players must be a whole number (3 or 4).", "players")
+        raise RuleError(say("Players must be a whole number (3 or 4)."), "players")
     players = int(value)
     if players not in counts:
-        name = SCENARIOS[scenario].name
-        allowed = " or ".join(map(str, counts))
-        raise RuleError(f"{name} is for {allowed} players, not {players}.", "players",
+        raise RuleError(wrong_count(SCENARIOS[scenario], players), "players",
                         "wrong_player_count", 422)
     return players
 
@@ -93,7 +92,7 @@ def build(args) -> dict:
     query = canonical_query(choice)
     share = site_root() + url_for("boards.seafarers", **query)
     return {**choice, "setup": setup, "query": query, "share_url": share,
-            "board": Markup(svg.render(setup)), "qr": Markup(qr_svg(share)),
+            "board": Markup(svg.render(setup, words=core)), "qr": Markup(qr_svg(share)),
             "pdf_url": url_for("boards.seafarers_pdf", **query),
             "new_seed_url": url_for("boards.seafarers", **{**query, "seed": fresh_seed()})}
 
@@ -146,14 +145,18 @@ def seafarers_spots(state: dict) -> list[dict]:
         if not table["stacks"]["numbers"]:
             return []
         small = small_island_cells(scenario.id)
-        return [{"q": h["q"], "r": h["r"], "label": f"Draw a chip for the "
-                 f"{terrain_word(h['terrain'])} at {names[(h['q'], h['r'])]}"}
+        return [{"q": h["q"], "r": h["r"],
+                 "label": core(say("Draw a chip for the %(terrain)s at %(hex_name)s",
+                                   terrain=terrain_word(h["terrain"]),
+                                   hex_name=names[(h["q"], h["r"])]))}
                 for h in table["hexes"]
                 if (h["q"], h["r"]) in small and h["terrain"] in PRODUCING and not h["number"]]
     if not table["stacks"]["tiles"]:
         return []
-    return [{"q": h["q"], "r": h["r"], "label": f"Discover the face-down position at "
-             f"{names[(h['q'], h['r'])]}"} for h in table["hexes"] if h["hidden"]]
+    return [{"q": h["q"], "r": h["r"],
+             "label": core(say("Discover the face-down position at %(hex_name)s",
+                               hex_name=names[(h["q"], h["r"])]))}
+            for h in table["hexes"] if h["hidden"]]
 
 
 @bp.app_template_global()
@@ -162,8 +165,10 @@ def seafarers_moves(state: dict) -> list[dict]:
     order of fallbacks (the move_chip event); each with a label in board names."""
     moves = chip_moves(state)
     for m in moves:
-        m["label"] = (f"{m['number']} from the {m['from_terrain']} at {m['from_label']} to the "
-                      f"{m['to_terrain']} at {m['to_label']}")
+        m["label"] = core(say("%(number)s from the %(from_terrain)s at %(from_name)s to the "
+                              "%(terrain)s at %(hex_name)s", number=m["number"],
+                              from_terrain=m["from_terrain"], from_name=m["from_label"],
+                              terrain=m["to_terrain"], hex_name=m["to_label"]))
     return moves
 
 
@@ -172,7 +177,7 @@ def seafarers_board(setup: dict, hexes: list | None = None, overlay: str = "") -
     """The board SVG (svg.render escapes every text it draws); ``overlay`` is markup the
     template built (autoescaped there) for tap targets."""
     drawn = {**setup, "hexes": hexes if hexes is not None else setup["hexes"]}
-    return Markup(svg.render(drawn, overlay=str(overlay)))
+    return Markup(svg.render(drawn, overlay=str(overlay), words=core))
 
 
 @bp.app_template_global()
@@ -188,7 +193,8 @@ LEGEND = (("fields", "grain"), ("hills", "brick"), ("mountains", "ore"), ("pastu
 @bp.app_template_global()
 def seafarers_legend() -> list[dict]:
     """Terrain, what it yields and its colour on the board, for a legend."""
-    return [{"terrain": t, "yields": y, "colour": svg.COLOURS[t]} for t, y in LEGEND]
+    return [{"terrain": t, "yields": y, "colour": svg.COLOURS[t], "word": core(t),
+             "yields_word": core(y)} for t, y in LEGEND]
 
 
 @bp.app_template_global()

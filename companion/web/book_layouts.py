@@ -18,6 +18,7 @@ from ..games.seafarers import book, hexgrid, svg
 from ..games.seafarers.scenarios import NUMBERS, SCENARIOS, TERRAINS
 from ..owner import require_owner
 from . import service
+from .core_words import core
 
 bp = Blueprint("book_layouts", __name__)
 TERRAIN_NAMES = {"sea": "sea", "desert": "wasteland", "gold": "gold", "fields": "fields (grain)",
@@ -115,7 +116,7 @@ def drawing(rows: list[dict], key: str) -> Markup:
         f'<rect x="{b[0]}" y="{b[1]}" width="{b[2]}" height="{b[3]}" fill="transparent"/></a>'
         for x in rows for b in [svg.hex_box(x["q"], x["r"])])
     return Markup(svg.render({"hexes": hexes, "harbours": []}, title=f"Layout {key}",
-                             overlay=overlay))
+                             overlay=overlay, words=core))
 
 
 @bp.get("/catalogue/seafarers/layouts")

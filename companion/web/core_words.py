@@ -38,10 +38,8 @@ OPTION_WORDS = (
     _l("Victory target (The Great Crossing: the 1997 book gives no target)"),
     _l("Only for The Great Crossing, whose section names no target; the other scenarios play "
        "to the book's."),
-    # TRANSLATORS: Seafarers scenario names: the German and French 1997 names were not at
-    # hand, so these are our own translations; "share"/"split" are Reavers tie options.
-    _l("new shores"), _l("four islands"), _l("oceans"), _l("wasteland"), _l("new world"),
-    _l("great crossing"), _l("greater catan"), _l("share"), _l("split"),
+    # TRANSLATORS: "share"/"split" are Reavers' options for tied wall majorities.
+    _l("share"), _l("split"),
 )
 
 
@@ -92,6 +90,95 @@ SHEET_WORDS = (
     _l('Victory point cards'),
     _l("Special victory points (the scenario's chips)"),
     _l('Pass turn →'),
+)
+
+
+# Catan: Seafarers: the scenarios, terrains and resources the core names, and the scenarios'
+# notes (companion.games.seafarers.scenarios: each scenario's docstring, its rulebook part and
+# the part saying how the app drew its frame).
+SEAFARERS_WORDS = (
+    # TRANSLATORS: Seafarers scenario names: the German and French 1997 names were not at
+    # hand, so these are our own translations.
+    _l("To New Shores"), _l("The Four Islands"), _l("Oceans"), _l("Through the Wasteland"),
+    _l("New World"), _l("The Great Crossing"), _l("Greater Catan"),
+    # TRANSLATORS: Catan terrains (lower case, as the board labels them): the published Catan
+    # terms (Kosmos: Ackerland, Hügelland, Gebirge, Weideland, Wald, Wüste, Meer, Goldfluss;
+    # Catane: champs, colline, montagnes, pré, forêt, désert, mer, rivière d'or). The 1997
+    # book's "wasteland" is the desert tiles (Wüste / désert).
+    _l("sea"), _l("gold"), _l("fields"), _l("hills"), _l("mountains"), _l("pasture"),
+    _l("forest"), _l("desert"), _l("wasteland"), _l("unknown"),
+    # TRANSLATORS: Catan resources: Getreide, Lehm, Erz, Wolle, Holz / blé, argile, minerai,
+    # laine, bois.
+    _l("grain"), _l("brick"), _l("ore"), _l("wool"), _l("lumber"), _l("any resource"),
+    # the fairness settings as a refusal names them
+    _l("Most pips around one corner"), _l("Largest group of one terrain"),
+    _l("To New Shores (3-4 players, 13 VP). Rulebook: the main island laid as in the base "
+        "game, with plain sea tiles around it; the small islands use the listed 18 tiles (10 "
+        "sea, 2 gold, 1 fields, 1 hills, 2 mountains, 1 pasture, 1 forest) and 8 chips (2, 3, "
+        "4, 5, 8, 9, 10, 11); 9 harbours (5 special, 4 x 3:1); a special VP for each player's "
+        "first settlement on a small island."),
+    _l("the base game's 18 sea hexes ring the main island; the 18 listed tiles form a strait "
+        "and three small islands (3, 2 and 3 land hexes) to the east; six harbour spots on "
+        "the main island's coast and one per small island."),
+    _l("The Four Islands (3 or 4 players, 12 VP). Rulebook: 3 players: 17 sea, 3 each of "
+        "fields, hills, mountains, pasture and forest; 15 chips; 8 harbours (5 special, 3 x "
+        "3:1). 4 players: 18 sea, 4 fields, 4 hills, 4 mountains, 5 pasture, 4 forest; 21 "
+        "chips; 10 harbours (5 special, 5 x 3:1). Start settlements on any island; 1 VP for "
+        "the first foreign island reached, 2 VP for each further one. The example names a big "
+        "bottom-left island and top-left/top-right islands."),
+    _l("four islands in the corners (the bottom-left one the biggest) split by a sea cross; "
+        "two or three harbour spots per island."),
+    _l("Oceans (3 or 4 players, 12 VP). Rulebook: a large island and small islands face up, "
+        "the spaces marked ? left empty; the face-down tiles and chips are shuffled into two "
+        "piles and drawn when a ship or road reaches a ? space (a land tile takes the top "
+        "chip and pays its resource at once; sea takes none). 3 players face up: 6 sea, 1 "
+        "gold, 2 fields, 2 hills, 2 mountains, 2 pasture, 3 forest, chips 2, 3, 4, 4, 5, 6, "
+        "6, 8, 9, 10, 10, 11; face down: 8 sea, 1 fields, 1 hills, 2 mountains, 1 pasture, 1 "
+        "forest, chips 3, 5, 8, 9, 11, 12; 8 harbours (5 special, 3 x 3:1). 4 players face "
+        "up: 7 sea, 2 gold, 3 each of the five resources, 17 chips; face down: 14 sea, 1 "
+        "wasteland, 2 fields, 1 hills, 1 mountains, 2 pasture, 1 forest, 7 chips; 9 harbours "
+        "(5 special, 4 x 3:1). No special VP. Start settlements on the main island."),
+    _l("a large island around an inner lagoon in the west, a small island south of it, the ? "
+        "spaces filling the east. With so little face-up sea, the lagoon and the straits "
+        "carry two or three harbours each. The wasteland drawn from the 4-player pile takes "
+        "no chip. Added so that no 6/8 can ever touch: a face-up 6/8 never borders a ? space."),
+    _l("Through the Wasteland (3 or 4 players, 12 VP). Rulebook: the main island is split in "
+        "two by the wasteland tiles; start settlements go on the larger southern and western "
+        "part; the other part and the small islands are foreign (1 VP for the first "
+        "settlement on a small island). 3 players: 12 sea, 4 wasteland, 1 gold, 4 fields, 5 "
+        "hills, 4 mountains, 5 pasture, 4 forest; 23 chips. 4 players: 16 sea, 4 wasteland, 2 "
+        "gold, 5 fields, 5 hills, 4 mountains, 5 pasture, 5 forest; 26 chips. 9 harbours (5 "
+        "special, 4 x 3:1) for both."),
+    _l("a diagonal line of the four wasteland tiles cuts a small north-eastern part off a "
+        "large main island that fills most of the frame; small islands lie to the south."),
+    _l("New World (3 or 4 players, 12 VP). Rulebook: every tile is shuffled and laid at "
+        "random in the frame, then the chips; 6 and 8 may not be neighbours nor lie on gold "
+        "(rearranged by agreement). Harbours are dealt face down and each player in turn puts "
+        "one next to any land tile. 3 players: 19 sea, 4 each of fields, hills, mountains, "
+        "pasture, forest; 20 chips; 9 harbours (5 special, 4 x 3:1). 4 players: 23 sea, 5 "
+        "fields, 4 hills, 4 mountains, 5 pasture, 5 forest; 23 chips; 10 harbours (5 special, "
+        "5 x 3:1). 1 VP for each first settlement on a foreign island. Frame (fan kit, "
+        "facts.md 3.3): 7 rows, long rows of 6 (3 players) or 7 (4 players) hexes alternating "
+        "with short rows one shorter: 39 and 46 hexes, matching the tables. The harbours come "
+        "as a suggestion obeying the placing rule: each on a sea hex facing land, no corner a "
+        "dock of two harbours."),
+    _l("The Great Crossing (4 players; the 1997 book gives no victory target). Rulebook: two "
+        "lands, Catan and Transcatan; both start settlements on one of them (the home "
+        "island); special VP for trade lines of ships between the two lands. 17 sea, 5 "
+        "fields, 4 hills, 4 mountains, 5 pasture, 4 forest; 22 chips (two each of 2, 3, 4, 6, "
+        "8, 10, 11, 12, three each of 5 and 9); 10 harbours (5 special, 5 x 3:1)."),
+    _l("two lands of 11 hexes west and east of a north-south strait; five harbour spots on "
+        "each land."),
+    _l("Greater Catan (4 players, 18 VP; two base sets). Rulebook: the main island in the "
+        "middle as in the base game; a second set's land tiles without its desert (4 forest, "
+        "4 pasture, 4 fields, 3 hills, 3 mountains) shuffled onto the small-island spaces "
+        "without chips; the gaps filled with 23 sea tiles; the second set's chips 2, 3, 4, 5, "
+        "9, 10, 11 go into a bag and are drawn when a ship or road reaches a small-island "
+        "tile without a chip; once the bag is empty, chips move from the main island (rules "
+        "a-c). 9 harbours (5 special, 4 x 3:1)."),
+    _l("the base game's 18 sea hexes ring the main island; six small islands of three hexes, "
+        "three west and three east; five harbour spots on the main island's coast and one on "
+        "four of the small islands."),
 )
 
 

@@ -35,7 +35,11 @@ def scenario_notes(scenario: Scenario, mode: str) -> str:
     """The scenario's notes; its "Drawn: ..." part tells how the app drew its own frame, so a
     board laid as the book's layout leaves it out."""
     text = " ".join(scenario.notes.split())
-    return text.split(" Drawn: ")[0] if mode in ("book", "book_missing") else text
+    rulebook, _, drawn = text.partition(" Drawn: ")
+    if mode in ("book", "book_missing") or not drawn:
+        return rulebook
+    return say("%(rulebook_text)s Drawn: %(drawn_text)s", rulebook_text=rulebook,
+               drawn_text=drawn)
 
 
 LAYOUT_LABELS = {
@@ -55,6 +59,7 @@ class SeafarersGame(Game):
     rounds = None
     options = (
         Option("scenario", "Scenario", "choice", "new_shores", tuple(SCENARIOS),
+               choice_labels=tuple((s.id, s.name) for s in SCENARIOS.values()),
                help="One of the 1997 rulebook's scenarios."),
         Option("no_equal_neighbours", FAIRNESS_LABELS["no_equal_neighbours"], "bool", False),
         Option("no_2_12_neighbours", FAIRNESS_LABELS["no_2_12_neighbours"], "bool", False),
@@ -94,9 +99,8 @@ class SeafarersGame(Game):
     def layout_for(self, scenario: Scenario, players: int):
         layout = scenario.layout(players)
         if layout is None:
-            counts = " or ".join(map(str, scenario.player_counts))
-            raise RuleError(f"{scenario.name} is for {counts} players, not {players}.",
-                            "players", "wrong_player_count", 422)
+            raise RuleError(wrong_count(scenario, players), "players", "wrong_player_count",
+                            422)
         return layout
 
     def parse_options(self, options):
@@ -106,9 +110,10 @@ class SeafarersGame(Game):
         scenario = SCENARIOS[parsed["scenario"]]
         given = parsed.get("target_vp")
         if given is not None and scenario.target_vp is not None and given != scenario.target_vp:
-            raise RuleError(f"{scenario.name} plays to {scenario.target_vp} by the book; only "
-                            "The Great Crossing, whose book gives no target, takes one from "
-                            "the table.", "options.target_vp")
+            raise RuleError(say("%(scenario)s plays to %(target)s by the book; only The Great "
+                                "Crossing, whose book gives no target, takes one from the "
+                                "table.", scenario=scenario.name, target=scenario.target_vp),
+                            "options.target_vp")
         return parsed
 
     def target(self, scenario: Scenario, options: dict) -> int | None:
@@ -198,8 +203,8 @@ class SeafarersGame(Game):
         if result["reached_target"]:
             state["finished"] = True
             state["table"].setdefault("notices", []).append(
-                f"{', '.join(result['reached_target'])} reached {result['target_vp']} "
-                "victory points: the game is over.")
+                say("%(players)s reached %(target)s victory points: the game is over.",
+                    players=", ".join(result["reached_target"]), target=result["target_vp"]))
             return state
         return super().advance(state)
 
@@ -210,6 +215,15 @@ class SeafarersGame(Game):
         if handler is None:
             return super().apply(state, event)
         return handler(state, event)
+
+
+def wrong_count(scenario: Scenario, players: int) -> str:
+    counts = scenario.player_counts
+    if len(counts) == 1:
+        return say("%(scenario)s is for %(low)s players, not %(count)s.", scenario=scenario.name,
+                   low=counts[0], count=players)
+    return say("%(scenario)s is for %(low)s or %(high)s players, not %(count)s.",
+               scenario=scenario.name, low=counts[0], high=counts[-1], count=players)
 
 
 def target_note(scenario: Scenario, target: int | None) -> str | None:
@@ -237,10 +251,11 @@ def score_player(name: str, sheet: dict) -> dict:
 
 def unmet(failed: GenerationFailed) -> RuleError:
     if failed.setting is None:
-        return RuleError("No board met the scenario's rules; try another seed.",
+        return RuleError(say("No board met the scenario's rules; try another seed."),
                          "options.scenario", "constraints_unmet", 422)
     label = FAIRNESS_LABELS[failed.setting].split(" (")[0]
-    return RuleError(f"No board can meet these fairness settings: relax '{label}'.",
+    return RuleError(say("No board can meet these fairness settings: relax '%(setting)s'.",
+                         setting=label),
                      f"options.{failed.setting}", "constraints_unmet", 422)
 
 

@@ -6,12 +6,16 @@ terrain colours with a symbol and the resource named, chips with their number an
 in red), harbours as a ratio badge tied by two docks to the coast they serve (2:1 badges ringed
 in their resource's colour), face-down positions as ?. ``overlay`` is trusted markup the caller
 puts on top (the play page's tap targets); ``hex_box`` gives the square around a hex for it.
+``words`` says each English word or sentence drawn in the reader's language (the web passes
+its ``core``); hex labels and numbers are drawn as they are.
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 
+from ..base import say
 from .hexgrid import labels, pixel, step
 from .scenarios import PIPS, RED, RESOURCE_OF
 
@@ -27,19 +31,25 @@ HARBOUR_RING = {RESOURCE_OF[t]: COLOURS[t] for t in RESOURCE_OF if t != "gold"}
 CHIP_R = SIZE * 0.4
 
 
-def render(setup: dict, title: str | None = None, overlay: str = "") -> str:
+def same(text: str) -> str:
+    return text
+
+
+def render(setup: dict, title: str | None = None, overlay: str = "",
+           words: Callable[[str], str] = same) -> str:
     """The board of a seafarers ``setup`` (hexes, harbours) as an SVG document string."""
     hexes = setup.get("hexes", [])
-    name = title or f"{setup.get('scenario_name', 'Seafarers')} board"
+    name = words(title or say("%(scenario)s board",
+                              scenario=setup.get("scenario_name", "Seafarers")))
     x0, y0, width, height = view_box(hexes)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:.1f} {y0:.1f} '
              f'{width:.1f} {height:.1f}" width="100%" role="img" '
              f'aria-label="{escape(name)}" {FONT}>',
              f"<title>{escape(name)}</title>"]
     names = labels((h["q"], h["r"]) for h in hexes)
-    parts += [hex_shape({**h, "label": h.get("label") or names[(h["q"], h["r"])]})
+    parts += [hex_shape({**h, "label": h.get("label") or names[(h["q"], h["r"])]}, words)
               for h in hexes]
-    parts += [harbour_badge(h) for h in setup.get("harbours", [])]
+    parts += [harbour_badge(h, words) for h in setup.get("harbours", [])]
     if overlay:
         parts.append(overlay)
     parts.append("</svg>")
@@ -73,24 +83,24 @@ def polygon(centre: tuple[float, float], scale: float = 0.97) -> str:
                                                      for i in range(6)))
 
 
-def describe(h: dict) -> str:
+def describe(h: dict, words: Callable[[str], str] = same) -> str:
     if h.get("hidden"):
-        return "face-down position"
+        return words(say("face-down position"))
     if h.get("terrain") is None:
-        return "tile as in your rulebook's diagram"
-    words = [LABELS.get(h["terrain"], h["terrain"]) if h["terrain"] == "desert"
-             else h["terrain"]]
+        return words(say("tile as in your rulebook's diagram"))
+    said = [words(LABELS.get(h["terrain"], h["terrain"]) if h["terrain"] == "desert"
+                  else h["terrain"])]
     if h.get("number"):
-        words.append(str(h["number"]))
-    return " ".join(words)
+        said.append(str(h["number"]))
+    return " ".join(said)
 
 
-def hex_shape(h: dict) -> str:
+def hex_shape(h: dict, words: Callable[[str], str] = same) -> str:
     centre = pixel((h["q"], h["r"]), SIZE)
     terrain = None if h.get("hidden") else h.get("terrain")
     kind = "hidden" if h.get("hidden") else (terrain or "unknown")
     out = [f'<g class="hex {kind}" data-q="{h["q"]}" data-r="{h["r"]}">'
-           f"<title>{escape(h['label'])}: {escape(describe(h))}</title>",
+           f"<title>{escape(h['label'])}: {escape(describe(h, words))}</title>",
            f'<polygon points="{polygon(centre)}" fill="{COLOURS.get(terrain, "#ccc")}" '
            f'stroke="#ffffff" stroke-width="1.5"/>']
     cx, cy = centre
@@ -101,7 +111,9 @@ def hex_shape(h: dict) -> str:
         out.append(SYMBOLS[terrain](cx, cy - 21, 0.85) if has_chip
                    else SYMBOLS[terrain](cx, cy - 2, 1.35))
     if terrain in LABELS:
-        out.append(text(cx, cy + 32, LABELS[terrain], 7.5, INK.get(terrain, "#1d252b")))
+        label = words(LABELS[terrain])
+        out.append(text(cx, cy + 32, label, 7.5 if len(label) < 12 else 6.2,
+                        INK.get(terrain, "#1d252b")))
     if has_chip:
         out.append(chip(cx, cy + 5, h["number"]))
     out.append(f'<text class="hex-label" x="{cx:.1f}" y="{cy - 30.5:.1f}" font-size="6.5" '
@@ -217,17 +229,19 @@ def dock_points(q: int, r: int, facing: int) -> list[tuple[float, float]]:
     return points
 
 
-def harbour_badge(h: dict) -> str:
+def harbour_badge(h: dict, words: Callable[[str], str] = same) -> str:
     q, r, facing, kind = h["q"], h["r"], h["facing"], h["type"]
     sea, land = pixel((q, r), SIZE), pixel(step((q, r), facing), SIZE)
     bx, by = sea[0] + (land[0] - sea[0]) * 0.3, sea[1] + (land[1] - sea[1]) * 0.3
     ratio = "3:1" if kind == "3:1" else "2:1"
-    label = f"{ratio} harbour" + ("" if kind == "3:1" else f" for {kind}")
+    label = words(say("3:1 harbour") if kind == "3:1"
+                  else say("2:1 harbour for %(resource)s", resource=kind))
     lines = "".join(f'<line x1="{bx:.1f}" y1="{by:.1f}" x2="{x:.1f}" y2="{y:.1f}" '
                     f'stroke="#6d4c2f" stroke-width="3.5" stroke-linecap="round"/>'
                     for x, y in dock_points(q, r, facing))
     ring = HARBOUR_RING.get(kind, "#6d4c2f")
-    sub = "" if kind == "3:1" else text(bx, by + 9, kind, 7 if len(kind) < 5 else 6.2,
+    word = words(kind)
+    sub = "" if kind == "3:1" else text(bx, by + 9, word, 7 if len(word) < 5 else 6.2,
                                         "#1d252b", bold=True)
     return (f'<g class="harbour"><title>{escape(label)}</title>{lines}'
             f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{SIZE * 0.33:.1f}" fill="#ffffff" '

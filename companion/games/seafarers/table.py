@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import RuleError, check_object
+from ..base import RuleError, check_object, say
 from . import hexgrid
 from .board import label_of
 from .scenarios import PRODUCING, RED, RESOURCE_OF, SCENARIOS
@@ -40,7 +40,8 @@ def start_table(state: dict) -> dict:
 def coordinate(data: dict, name: str) -> int:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > COORD_LIMIT:
-        raise RuleError(f"{name} must be a whole number (a hex coordinate).", f"data.{name}")
+        raise RuleError(say("%(field_name)s must be a whole number (a hex coordinate).",
+                            field_name=name), f"data.{name}")
     return value
 
 
@@ -57,7 +58,8 @@ def find_hex(table: dict, q: int, r: int, field: str = "data.q") -> dict:
             if not h.get("label"):
                 h["label"] = label_of(table["hexes"], q, r)
             return h
-    raise RuleError("There is no such position on the board.", field, "unknown_position", 422)
+    raise RuleError(say("There is no such position on the board."), field, "unknown_position",
+                    422)
 
 
 def discover(state: dict, event: dict) -> dict:
@@ -69,11 +71,11 @@ def discover(state: dict, event: dict) -> dict:
         draw_from_bag(table, scenario, spot)
         return state
     if not spot["hidden"]:
-        raise RuleError(f"{spot['label']} is not a face-down position.", "data.q",
-                        "not_hidden", 422)
+        raise RuleError(say("%(hex_name)s is not a face-down position.",
+                            hex_name=spot["label"]), "data.q", "not_hidden", 422)
     stacks = table["stacks"]
     if not stacks["tiles"]:
-        raise RuleError("The face-down stack is empty.", "data.q", "stack_empty", 422)
+        raise RuleError(say("The face-down stack is empty."), "data.q", "stack_empty", 422)
     terrain = stacks["tiles"].pop(0)
     number = stacks["numbers"].pop(0) if terrain in PRODUCING and stacks["numbers"] else None
     spot.update(terrain=terrain, number=number, hidden=False)
@@ -84,13 +86,15 @@ def discover(state: dict, event: dict) -> dict:
 def discovery_sentence(spot: dict) -> str:
     where, word = spot["label"], terrain_word(spot["terrain"])
     if spot["terrain"] == "sea":
-        return f"Discovered sea at {where}."
+        return say("Discovered sea at %(hex_name)s.", hex_name=where)
     if spot["number"] is None:
-        return f"Discovered {word} at {where}."
+        return say("Discovered %(terrain)s at %(hex_name)s.", terrain=word, hex_name=where)
     resource = RESOURCE_OF[spot["terrain"]]
-    prize = "a resource of their choice" if resource == "gold" else f"one {resource}"
-    return (f"Discovered {word} with a {spot['number']} at {where}: the discoverer "
-            f"takes {prize} at once.")
+    prize = (say("a resource of their choice") if resource == "gold"
+             else say("one %(resource)s", resource=resource))
+    return say("Discovered %(terrain)s with a %(number)s at %(hex_name)s: the discoverer takes "
+               "%(prize)s at once.", terrain=word, number=spot["number"], hex_name=where,
+               prize=prize)
 
 
 def small_island_tile(scenario, spot: dict, field: str) -> None:
@@ -98,21 +102,23 @@ def small_island_tile(scenario, spot: dict, field: str) -> None:
     cells = scenario.layouts[0].cells
     where = spot["label"]
     if cells.get((spot["q"], spot["r"])) != "L" or spot["terrain"] not in PRODUCING:
-        raise RuleError(f"{where} is not a small-island land tile.", field, "not_small_island",
-                        422)
+        raise RuleError(say("%(hex_name)s is not a small-island land tile.", hex_name=where),
+                        field, "not_small_island", 422)
     if spot["number"] is not None:
-        raise RuleError(f"{where} already has a number chip.", field, "has_number", 422)
+        raise RuleError(say("%(hex_name)s already has a number chip.", hex_name=where), field,
+                        "has_number", 422)
 
 
 def draw_from_bag(table: dict, scenario, spot: dict) -> None:
     small_island_tile(scenario, spot, "data.q")
     bag = table["stacks"]["numbers"]
     if not bag:
-        raise RuleError("The bag is empty: move a chip from the main island instead "
-                        "(event move_chip).", "data.q", "bag_empty", 422)
+        raise RuleError(say("The bag is empty: move a chip from the main island instead "
+                            "(event move_chip)."), "data.q", "bag_empty", 422)
     spot["number"] = bag.pop(0)
-    table["notices"].append(f"Drew a {spot['number']} from the bag for the "
-                            f"{terrain_word(spot['terrain'])} at {spot['label']}.")
+    table["notices"].append(say("Drew a %(number)s from the bag for the %(terrain)s at "
+                                "%(hex_name)s.", number=spot["number"],
+                                terrain=terrain_word(spot["terrain"]), hex_name=spot["label"]))
 
 
 def move_chip(state: dict, event: dict) -> dict:
@@ -124,29 +130,33 @@ def move_chip(state: dict, event: dict) -> dict:
     data = event_data(event, ("from_q", "from_r", "q", "r"))
     scenario = SCENARIOS[state["options"]["scenario"]]
     if not scenario.chip_bag:
-        raise RuleError(f"{scenario.name} has no chips to move.", "type", "not_in_scenario", 422)
+        raise RuleError(say("%(scenario)s has no chips to move.", scenario=scenario.name),
+                        "type", "not_in_scenario", 422)
     table = state["table"]
     if table["stacks"]["numbers"]:
-        raise RuleError("Chips move from the main island only once the bag is empty.",
+        raise RuleError(say("Chips move from the main island only once the bag is empty."),
                         "data.from_q", "bag_not_empty", 422)
     source = find_hex(table, data["from_q"], data["from_r"], "data.from_q")
     target = find_hex(table, data["q"], data["r"])
     if scenario.layouts[0].cells.get((source["q"], source["r"])) != "M" or not source["number"]:
-        raise RuleError(f"{source['label']} is not a main-island tile with a chip.",
+        raise RuleError(say("%(hex_name)s is not a main-island tile with a chip.",
+                            hex_name=source["label"]),
                         "data.from_q", "not_main_island", 422)
     small_island_tile(scenario, target, "data.q")
     breaks_c = source["number"] in RED and red_neighbour(table, target)
     if breaks_c and any(not m["breaks_c"] for m in chip_moves(state)):
-        raise RuleError(f"A red {source['number']} at {target['label']} would lie next to "
-                        "another red chip on the small islands (rule c); move another chip "
-                        "first: rule c gives way only when no other chip can move.",
+        raise RuleError(say("A red %(number)s at %(hex_name)s would lie next to another red "
+                            "chip on the small islands (rule c); move another chip first: rule "
+                            "c gives way only when no other chip can move.",
+                            number=source["number"], hex_name=target["label"]),
                         "data.q", "red_chips_touch", 422)
     target["number"], source["number"] = source["number"], None
-    table["notices"].append(f"Moved the {target['number']} from {source['label']} "
-                            f"to {target['label']}.")
+    table["notices"].append(say("Moved the %(number)s from %(from_name)s to %(hex_name)s.",
+                                number=target["number"], from_name=source["label"],
+                                hex_name=target["label"]))
     if breaks_c:
-        table["notices"].append("Two red chips now touch on the small islands: rule c gave "
-                                "way, as no other chip could move.")
+        table["notices"].append(say("Two red chips now touch on the small islands: rule c gave "
+                                    "way, as no other chip could move."))
     return state
 
 
