@@ -241,8 +241,9 @@ def harbour_badge(h: dict, words: Callable[[str], str] = same) -> str:
                     for x, y in dock_points(q, r, facing))
     ring = HARBOUR_RING.get(kind, "#6d4c2f")
     word = words(kind)
-    sub = "" if kind == "3:1" else text(bx, by + 9, word, 7 if len(word) < 5 else 6.2,
-                                        "#1d252b", bold=True)
+    # inside the badge's ring: a bold letter is about 0.66 em wide ("Getreide", "minerai")
+    size = min(7.0, round(23 / (0.66 * max(len(word), 1)), 1))
+    sub = "" if kind == "3:1" else text(bx, by + 9, word, size, "#1d252b", bold=True)
     return (f'<g class="harbour"><title>{escape(label)}</title>{lines}'
             f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="{SIZE * 0.33:.1f}" fill="#ffffff" '
             f'stroke="{ring}" stroke-width="{1.5 if kind == "3:1" else 3.5}"/>'
