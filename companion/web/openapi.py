@@ -385,6 +385,18 @@ def game_content(schemas: dict) -> dict:
         schemas[name]["properties"]["options"] = {
             "anyOf": [_ref(f"Options{g.capitalize()}") for g in GAMES],
             "description": "The options of the game in the path (its Options schema)"}
+    from ..plays import COMMON_EVENTS
+
+    kinds = {t: None for t in COMMON_EVENTS}
+    for game in GAMES.values():
+        kinds.update(dict.fromkeys(game.event_types))
+    own = "; ".join(f"{g.name}: {', '.join(g.event_types) or 'none'}" for g in GAMES.values())
+    event_type = schemas["Event"]["properties"]["type"]
+    event_type["enum"] = list(kinds)        # from companion.plays and each Game.event_types
+    event_type["description"] += f" Each game's own: {own}."
+    seat = schemas["ScoreRequest"]["properties"]["players"]["items"]
+    seat.update(required=["name"], additionalProperties=False)     # the server's 400s
+    seat["properties"]["name"] = NAME
     schemas["ScoreRequest"]["properties"]["players"]["items"]["properties"]["sheet"] = {
         "anyOf": [_ref(f"Sheet{g.capitalize()}") for g in GAMES],
         "description": "The sheet of the game in the path (its Sheet schema)"}
