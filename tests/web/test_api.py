@@ -252,6 +252,24 @@ def test_openapi_document_lists_every_contract_path(client):
         assert path in doc["paths"], path
 
 
+def test_openapi_event_types_are_exactly_what_the_server_takes(client):
+    """The document's event types come from the registry: every game's own and the common
+    ones, and nothing the server would refuse as unknown."""
+    from companion.games import GAMES
+    from companion.plays import COMMON_EVENTS
+
+    doc = client.get("/api/v1/openapi.json").json
+    listed = doc["components"]["schemas"]["Event"]["properties"]["type"]["enum"]
+    wanted = set(COMMON_EVENTS).union(*(g.event_types for g in GAMES.values()))
+    assert set(listed) == wanted and len(listed) == len(wanted)
+    seat = doc["components"]["schemas"]["ScoreRequest"]["properties"]["players"]["items"]
+    assert seat["required"] == ["name"] and seat["additionalProperties"] is False
+    play = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]}).json
+    refused = client.post(f"/api/v1/plays/{play['id']}/events", json={"type": "no_such_event"},
+                          headers={"Authorization": f"Bearer {play['edit_token']}"})
+    assert refused.status_code == 400 and "no_such_event" not in listed
+
+
 def test_unknown_route_and_method_are_json_errors(client):
     assert client.get("/api/v1/nothing").json["error"]["code"] == "not_found"
     assert client.delete("/api/v1/games").status_code == 405
