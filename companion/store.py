@@ -466,7 +466,11 @@ class Store:
                 raise
             self._hand_on_or_commit(group)
             raise
-        conn.exec_driver_sql("RELEASE one_writer")
+        try:
+            conn.exec_driver_sql("RELEASE one_writer")
+        except BaseException:
+            self._end_group(group, failed=True)     # never leave the lock held
+            raise
         self._hand_on_or_commit(group)
         if group.error is not None:
             raise group.error
