@@ -178,7 +178,7 @@ def _paths() -> dict:
             _body(_ref("ScoreRequest")), [game])},
         "/api/v1/games/shipwrights/heroes": {"post": _op(
             "Who holds each Hero", {**_ok(JSON_OBJECT), **_errors(400, 415, 422)},
-            _body(JSON_OBJECT))},
+            _body(_ref("HeroesRequest")))},
         "/api/v1/plays": {"post": _op(
             "Start a play", {**_ok(JSON_OBJECT, "201"),
                              **_errors(400, 404, 413, 415, 422, 429)},
@@ -277,6 +277,28 @@ SEAT = {"oneOf": [NAME, {"type": "object", "required": ["name"], "additionalProp
                          "properties": {"name": NAME, "colour": {"type": "string"}}}]}
 
 
+def heroes_request() -> dict:
+    """POST /games/shipwrights/heroes: every player's (and the neutral's) three marker
+    positions, from companion.games.shipwrights (its tracks, track end and most holders)."""
+    from ..games.shipwrights.heroes import MAX_HOLDERS
+    from ..games.shipwrights.rules import TRACK_END, TRACKS
+
+    positions = {"type": "object", "required": list(TRACKS), "additionalProperties": False,
+                 "properties": {t: {"type": "integer", "minimum": 0, "maximum": TRACK_END}
+                                for t in TRACKS},
+                 "description": "Marker positions on the three tracks."}
+    return {"type": "object", "required": ["tracks"], "additionalProperties": False,
+            "properties": {
+                "tracks": {"type": "object", "propertyNames": NAME, "minProperties": 1,
+                           "additionalProperties": positions,
+                           "description": f"Each player's positions by name (1 to "
+                                          f"{MAX_HOLDERS} players; more is a 422). A name "
+                                          "that spells 'neutral', or equals another after "
+                                          "normalisation, is a 400."},
+                "neutral": {"anyOf": [positions, {"type": "null"}],
+                            "description": "The neutral player's markers, or null."}}}
+
+
 def _tightened(schemas: dict) -> dict:
     from ..plays import COLOURS
 
@@ -289,6 +311,7 @@ def _tightened(schemas: dict) -> dict:
     schemas["PlayRequest"].update(additionalProperties=False, properties={
         **schemas["PlayRequest"]["properties"],
         "players": {"type": "array", "items": seat, "uniqueItems": True}, "seed": SEED})
+    schemas["HeroesRequest"] = heroes_request()
     for name in ("Event", "UndoRequest", "RedoRequest"):
         schemas[name]["additionalProperties"] = False
     schemas["Event"]["properties"]["data"] = {**schemas["Event"]["properties"]["data"],

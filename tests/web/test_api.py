@@ -270,6 +270,32 @@ def test_openapi_event_types_are_exactly_what_the_server_takes(client):
     assert refused.status_code == 400 and "no_such_event" not in listed
 
 
+def test_the_heroes_body_is_described_as_the_server_checks_it(client):
+    """HeroesRequest: tracks by name, each with all three positions 0..18, nothing else; what
+    the document refuses, the server refuses, and what it allows is adjudicated."""
+    doc = client.get("/api/v1/openapi.json").json
+    op = doc["paths"]["/api/v1/games/shipwrights/heroes"]["post"]
+    assert op["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/HeroesRequest"}
+    schema = doc["components"]["schemas"]["HeroesRequest"]
+    positions = schema["properties"]["tracks"]["additionalProperties"]
+    assert schema["required"] == ["tracks"] and positions["required"] == [
+        "military", "trade", "renown"] and positions["properties"]["renown"]["maximum"] == 18
+    url = "/api/v1/games/shipwrights/heroes"
+    assert client.post(url, json={}).status_code == 400
+    assert client.post(url, json={"tracks": {"Ann": {"military": 1, "trade": 2}}}
+                       ).status_code == 400
+    assert client.post(url, json={"tracks": {"Ann": {"military": 1, "trade": 2,
+                                                     "renown": 19}}}).status_code == 400
+    ok = client.post(url, json={"tracks": {"Ann": {"military": 3, "trade": 0, "renown": 0},
+                                           "Bo": {"military": 1, "trade": 0, "renown": 0}},
+                                "neutral": None})
+    # Ann alone leads Military (Svend); Trade and Renown are tied at 0, so nobody takes Thyra
+    # or Frode, and Bo, holding none, takes a Randi
+    assert ok.status_code == 200 and ok.json == {
+        "heroes": {"svend": "Ann", "thyra": None, "frode": None}, "randi": ["Bo"]}
+
+
 def test_unknown_route_and_method_are_json_errors(client):
     assert client.get("/api/v1/nothing").json["error"]["code"] == "not_found"
     assert client.delete("/api/v1/games").status_code == 405
