@@ -51,8 +51,17 @@ def decode_qr(locator) -> str:
     import zxingcpp
     from PIL import Image
 
-    image = Image.open(io.BytesIO(locator.screenshot()))
-    found = zxingcpp.read_barcodes(image)
+    # the link that opens this page does not wait for its image: a screenshot taken before the
+    # SVG has arrived and been drawn is blank (CI saw that once), so wait for the browser to
+    # decode it, and give a slow machine a few frames more before saying there is no QR code
+    locator.evaluate("img => img.decode()")
+    found = []
+    for _ in range(10):
+        image = Image.open(io.BytesIO(locator.screenshot()))
+        found = zxingcpp.read_barcodes(image)
+        if found:
+            break
+        locator.page.wait_for_timeout(200)
     assert found, "no QR code found in the screenshot"
     return found[0].text
 
