@@ -1,6 +1,9 @@
 """The OpenAPI 3.1 document of /api/v1 (the contract in shared/design/api.md)."""
 from __future__ import annotations
 
+import copy
+import re
+
 from ..games import GAMES
 
 GAME_IDS = list(GAMES)
@@ -247,14 +250,87 @@ def _paths() -> dict:
 
 
 def openapi_document(app=None) -> dict:
-    return {
+    return sane_text({
         "openapi": "3.1.0",
         "info": {"title": "North Sea Companion API", "version": "1",
                  "description": "Setup, scoring and plays for five seafaring board games."},
         "paths": _paths(),
         "components": {"schemas": game_content(_tightened(_schemas())),
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
-    }
+    })
+
+
+# ------------------------------------------------------------------ text the server takes
+# Every string and every key of a request is refused (400 invalid_text, companion.web.jsoncheck)
+# when it holds NUL or a lone surrogate escape ("\udaa9" parses, but no page could show it):
+# a rule of the whole API, so it is written into every schema of the document in one pass
+# rather than into each one by hand. ECMA-262 and Python regular expressions read it alike.
+TEXT_PATTERN = "^[^\\x00\\ud800-\\udfff]*$"
+_SUBSCHEMA_KEYS = ("items", "additionalProperties", "propertyNames", "not", "contains",
+                   "unevaluatedProperties", "unevaluatedItems", "if", "then", "else")
+_SUBSCHEMA_LISTS = ("oneOf", "anyOf", "allOf", "prefixItems")
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+
+
+def _types(schema: dict) -> set:
+    kind = schema.get("type")
+    return set(kind) if isinstance(kind, list) else {kind} if kind else set()
+
+
+# Patterns already in the document, each with the text rule folded in: a generator meets one
+# regular expression more reliably than two under allOf. A pattern of printable ASCII only
+# (the device, the Idempotency-Key) holds the rule already.
+_TEXT = "[^\\x00\\ud800-\\udfff]"
+WITH_TEXT_RULE = {"\\S": f"^{_TEXT}*[^\\s\\x00\\ud800-\\udfff]{_TEXT}*$"}
+_ASCII_ONLY = re.compile(r"\^\[[ -~]-~\][+*]\$|\^\[0-9\][+*]\$")
+
+
+def _with_pattern(schema: dict) -> None:
+    if "pattern" not in schema:
+        schema["pattern"] = TEXT_PATTERN
+    elif schema["pattern"] in WITH_TEXT_RULE:
+        schema["pattern"] = WITH_TEXT_RULE[schema["pattern"]]
+    elif schema["pattern"] not in (TEXT_PATTERN, *WITH_TEXT_RULE.values()) \
+            and not _ASCII_ONLY.fullmatch(schema["pattern"]):
+        rule = {"pattern": TEXT_PATTERN}
+        if rule not in schema.setdefault("allOf", []):
+            schema["allOf"].append(rule)
+
+
+def _sane_schema(schema) -> None:
+    if not isinstance(schema, dict):
+        return
+    if "string" in _types(schema):
+        _with_pattern(schema)
+    opens_keys = schema.get("additionalProperties", True) is not False
+    if ("object" in _types(schema) or "properties" in schema) and opens_keys:
+        names = schema.setdefault("propertyNames", {})
+        if isinstance(names, dict):
+            _with_pattern(names)
+    for key in _SUBSCHEMA_KEYS:
+        _sane_schema(schema.get(key))
+    for key in _SUBSCHEMA_LISTS:
+        for sub in schema.get(key) or ():
+            _sane_schema(sub)
+    for key in _SUBSCHEMA_MAPS:
+        for sub in (schema.get(key) or {}).values():
+            _sane_schema(sub)
+
+
+def sane_text(document: dict) -> dict:
+    """The document with the text rule in every schema (a deep copy: the module's schema
+    constants are shared between operations and stay as written)."""
+    document = copy.deepcopy(document)
+    for schema in document["components"]["schemas"].values():
+        _sane_schema(schema)
+    for operations in document["paths"].values():
+        for op in operations.values():
+            for param in op.get("parameters", ()):
+                _sane_schema(param.get("schema"))
+            for part in [op.get("requestBody", {}), *op.get("responses", {}).values()]:
+                for media in part.get("content", {}).values():
+                    _sane_schema(media.get("schema"))
+    return document
 
 
 # ------------------------------------------------------------------ the shape the server checks

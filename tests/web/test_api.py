@@ -309,3 +309,44 @@ def test_join_qr_for_an_edit_token_still_shares_only_the_view_link(client):
     assert svg.status_code == 200
     assert svg.get_data(as_text=True) == qr_svg(play["view_url"])
     assert svg.get_data(as_text=True) != qr_svg(play["edit_url"])
+
+
+def test_every_text_in_the_document_carries_the_servers_text_rule(client):
+    """The server refuses NUL and lone surrogates in any string or key (invalid_text); the
+    document says so in every string schema and every object's open keys, so a generator
+    never sends one as a valid body (schemathesis once did, in a Shipwrights heroes key)."""
+    import re
+
+    doc = client.get("/api/v1/openapi.json").json
+    seen = {"strings": 0, "keys": 0}
+
+    def refuses_bad_text(schema):
+        patterns = [schema.get("pattern")] + [s.get("pattern") for s in schema.get("allOf", [])]
+        return all(any(p and re.search(p, bad) is None for p in patterns)
+                   for bad in ("a\x00", "a\udaa9"))
+
+    def walk(schema):
+        if isinstance(schema, dict):
+            kinds = schema.get("type")
+            kinds = kinds if isinstance(kinds, list) else [kinds]
+            if "string" in kinds and "enum" not in schema:
+                seen["strings"] += 1
+                assert refuses_bad_text(schema), schema
+            if ("object" in kinds or "properties" in schema) \
+                    and schema.get("additionalProperties", True) is not False:
+                seen["keys"] += 1
+                assert refuses_bad_text(schema["propertyNames"]), schema
+            for value in schema.values():
+                walk(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                walk(value)
+
+    walk(doc["components"]["schemas"])
+    walk(doc["paths"])
+    assert seen["strings"] > 20 and seen["keys"] > 5
+    name = doc["components"]["schemas"]["SetupRequest"]["properties"]["players"]["items"]
+    assert re.search(name["pattern"], "Ann") and not re.search(name["pattern"], "  ")
+    assert client.post("/api/v1/games/knarr/setup",
+                       json={"players": ["Ann", "B\x00o"]}).json["error"]["code"] \
+        == "invalid_text"

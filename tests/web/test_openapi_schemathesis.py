@@ -27,29 +27,29 @@ EXAMPLES = 15           # per operation and mode: the whole run stays well under
 # wrong player count, an event out of turn): rules a schema of shapes does not hold, so a
 # schema-valid body may meet one.
 RULES = ["2xx", "401", "403", "404", "409", "422", "429"]
-# Request bodies whose exact shape JSON Schema cannot tie to the request (a 400 naming the
-# field, on a body of the right shape), and only those; every other check stays on for them:
-# - setup/score: the options and sheets are the game's of the PATH (a schema cannot depend on
-#   a path parameter; the document lists each game's Options<Game>/Sheet<Game>, the body takes
-#   any of them), and a score refuses sheets that cannot happen as a whole (impossible_sheet);
-# - event data per event type, box data PUT, import documents: checked by each game's own
-#   code (Game.apply, validate_catalogue), which declares no schema to build one from.
+# The 400s a body the document allows may still get, by operation: the error codes (code in
+# the answer's error object) that a JSON Schema cannot rule out, each with the reason; every
+# other check stays on for them, and any other 400 on a schema-valid body fails the test.
+# ANY marks an operation whose document is not yet exact (to be made exact).
+ANY = None
+ALLOWED_400: dict[str, dict[str, str] | None] = {
+    "/api/v1/games/{game_id}/setup": ANY,
+    "/api/v1/games/{game_id}/score": ANY,
+    "/api/v1/plays/import": ANY,
+    "/api/v1/plays/{play_id}/events": ANY,
+    "/api/v1/catalogue/{game_id}": ANY,
+}
 # Shipwrights' heroes has its schema (HeroesRequest, built from the game's tracks) and no 400
 # allowed; only names equal after normalisation, or spelling "neutral", are a 400 it states in
 # words.
 # A play's body names its game: a oneOf on "game" built from each game's Options (no 400
 # allowed). Its one loose end: the structured options Shipwrights and Reavers check
 # themselves (option_passthrough) are described in words, as any JSON value.
-GAME_CONTENT = (r"^/api/v1/games/\{game_id\}/(setup|score)$"
-                r"|^/api/v1/plays/import$|^/api/v1/plays/\{play_id\}/events$"
-                r"|^/api/v1/catalogue/\{game_id\}$")
 CONFIG = schemathesis.Config.from_dict({
     # the same examples on every run: a CI failure is one to reproduce, never a fluke
     "generation": {"max-examples": EXAMPLES, "mode": "all", "deterministic": True},
     "max-stream-events": 1,          # the live stream: its first event, then hang up
     "checks": {"positive_data_acceptance": {"expected-statuses": RULES}},
-    "operations": [{"include-path-regex": GAME_CONTENT, "checks": {
-        "positive_data_acceptance": {"expected-statuses": [*RULES, "400"]}}}],
 })
 # one app for the module (each xdist worker imports its own), on a temporary SQLite database
 API_APP = make_app(Path(tempfile.mkdtemp(prefix="nsc-schemathesis-")))
@@ -80,4 +80,22 @@ def test_the_api_matches_its_openapi_document(case):
         headers["Authorization"] = f"Bearer {play['edit_token']}"
     elif case.path.startswith("/api/v1/catalogue/") and case.method != "GET":
         headers["Authorization"] = f"Bearer {owner_key(API_APP)}"
-    case.call_and_validate(headers=headers, checks=ALL_CHECKS)
+    response = case.call(headers=headers)
+    checks = ALL_CHECKS
+    if response.status_code == 400 and excused(case.path, response):
+        checks = [c for c in ALL_CHECKS if c.__name__ != "positive_data_acceptance"]
+    case.validate_response(response, checks=checks, headers=headers)
+
+
+def excused(path: str, response) -> bool:
+    """A 400 the operation's entry in ALLOWED_400 names (ANY: every 400)."""
+    if path not in ALLOWED_400:
+        return False
+    allowed = ALLOWED_400[path]
+    if allowed is ANY:
+        return True
+    try:
+        code = response.json()["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    return code in allowed
