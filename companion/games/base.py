@@ -58,6 +58,9 @@ class RuleError(Exception):
 
 
 IMPOSSIBLE = "impossible_sheet"
+# Box data refusals that compare one entry with another (two cards with one id, two hexes on
+# one position): no JSON Schema can say them, so the API document lists their codes.
+DUPLICATE = "duplicate_entry"
 
 
 def impossible(message: str, fields: Sequence[str]) -> RuleError:

@@ -172,6 +172,22 @@ def test_catalogue_validation_names_the_bad_entry():
     rejected(lambda: GAME.validate_catalogue({"captains": "Navigator"}), "captains")
 
 
+def test_a_catalogue_captains_name_is_40_characters_as_sent_and_duplicates_have_a_code():
+    """Like every other text of the box data, the name's length is counted as sent (spaces
+    around it included); two entries with one name are the one refusal no JSON Schema can
+    say, so it has its own code, while a captain the box already has stays invalid_input."""
+    def refusal(captains):
+        with pytest.raises(RuleError) as err:
+            GAME.validate_catalogue({"captains": captains})
+        return err.value.code
+
+    assert GAME.validate_catalogue({"captains": [{"name": " " + "N" * 39, "bonus": "b"}]})
+    assert refusal([{"name": " " + "N" * 40, "bonus": "b"}]) == "invalid_input"
+    assert refusal([{"name": "Navigator", "bonus": "b"}, {"name": "NAVIGATOR",
+                                                         "bonus": "c"}]) == "duplicate_entry"
+    assert refusal([{"name": "ſcout", "bonus": "b"}]) == "invalid_input"   # casefold: Scout
+
+
 # --------------------------------------------------------------------------- score rows
 def test_categories_without_and_with_the_expansion():
     assert list(player(score({}))["categories"]) == [

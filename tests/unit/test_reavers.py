@@ -548,3 +548,17 @@ def test_more_walls_never_score_less(walls, rule):
             if walls[i] > walls[j]:
                 assert a["glory"] >= b["glory"]
         assert (a["place"] is None) == (walls[i] == 0)
+
+
+def test_box_data_refusals_no_schema_can_say_have_their_own_codes():
+    """A spoils type listed twice (ignoring case and spaces) and a second place worth more
+    than the first: the API document lists these codes as the 400s a body of the right shape
+    can still get."""
+    def code_of(data):
+        with pytest.raises(RuleError) as err:
+            GAME.validate_catalogue(data)
+        return err.value.status, err.value.code
+
+    assert code_of({"keep_spoils_schedule": {"Art": [1], " art": [2]}}) == (400, "duplicate_entry")
+    assert code_of({"wall_majority": [2, 5]}) == (400, "second_above_most")
+    assert code_of({"wall_majority": [2, 10_001]})[1] == "invalid_input"

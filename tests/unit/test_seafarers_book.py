@@ -241,3 +241,43 @@ def test_an_entered_layout_must_hold_the_books_material():
     with pytest.raises(RuleError) as err:
         GAME.validate_catalogue({"layouts": {"new_world/3": entry}})
     assert err.value.field == "layouts.new_world/3"
+
+
+def test_an_entered_layouts_cross_entry_refusals_have_their_own_codes():
+    """What no JSON Schema can say keeps a 400, each with a code the API document lists:
+    two hexes on one position or harbours on one spot (duplicate_entry), a harbour off the
+    coast (harbour_not_on_coast), the wrong material (wrong_material)."""
+    entry = entry_from(setup("four_islands", 3, layout="variable"))
+
+    def code_of(change):
+        data = copy.deepcopy(entry)
+        change(data)
+        with pytest.raises(RuleError) as err:
+            GAME.validate_catalogue({"layouts": {"four_islands/3": data}})
+        return err.value.status, err.value.code
+
+    land = next(i for i, h in enumerate(entry["hexes"]) if h["terrain"] != "sea")
+    assert code_of(lambda d: d["hexes"].append(dict(d["hexes"][0]))) == (400, "duplicate_entry")
+    assert code_of(lambda d: d["harbours"].append(dict(d["harbours"][0]))) == (
+        400, "duplicate_entry")
+    assert code_of(lambda d: d["harbours"][0].update(q=d["hexes"][land]["q"],
+                                                     r=d["hexes"][land]["r"])) == (
+        400, "harbour_not_on_coast")
+    assert code_of(lambda d: d["harbours"].pop()) == (400, "wrong_material")
+
+
+def test_an_entered_hex_takes_hidden_as_true_or_false_and_label_or_type_as_text():
+    """A setup's own hexes and harbours (label, type) can be sent back; anything else in
+    those keys was silently taken before, and is now a 400 naming it."""
+    entry = entry_from(setup("four_islands", 3, layout="variable"))
+    entry["hexes"][0].update(label="A1", hidden=False)
+    entry["harbours"][0]["type"] = "3:1"
+    clean = GAME.validate_catalogue({"layouts": {"four_islands/3": entry}})
+    assert "label" not in clean["layouts"]["four_islands/3"]["hexes"][0]
+    for where, key, value in (("hexes", "hidden", "yes"), ("hexes", "label", 5),
+                              ("harbours", "type", ["3:1"])):
+        data = copy.deepcopy(entry)
+        data[where][0][key] = value
+        with pytest.raises(RuleError) as err:
+            GAME.validate_catalogue({"layouts": {"four_islands/3": data}})
+        assert err.value.field == f"layouts.four_islands/3.{where}[0].{key}"

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..base import MAX_NAME, RuleError, check_object, say
+from ..base import DUPLICATE, MAX_NAME, RuleError, check_object, say
 
 BASE_CAPTAINS = ("Archer", "Barbarian", "Cartographer", "Hero", "Huntsman", "Queen", "Scout",
                  "Shieldmaiden", "Trader", "Tyrant", "Watchman")
 ROCKS_CAPTAINS = ("Berserker", "Adventurer")
 SOLO_REMOVED = ("Queen", "Scout")
 MAX_CATALOGUE_CAPTAINS = 10
+MAX_BONUS_TEXT = 500
 
 # Short paraphrases of each bonus, for the setup and the phone.
 CAPTAIN_BONUS = {
@@ -198,14 +199,16 @@ def validate_captain_catalogue(data) -> list[dict]:
     if len(data) > MAX_CATALOGUE_CAPTAINS:
         raise RuleError(f"The catalogue holds at most {MAX_CATALOGUE_CAPTAINS} extra captains.",
                         "captains")
-    taken = {c.casefold() for c in BASE_CAPTAINS + ROCKS_CAPTAINS}
+    boxed = {c.casefold() for c in BASE_CAPTAINS + ROCKS_CAPTAINS}
+    taken: set[str] = set()
     clean = []
     for i, entry in enumerate(data):
         captain = _catalogue_captain(entry, f"captains[{i}]")
-        if captain["name"].casefold() in taken:
+        name = captain["name"].casefold()
+        if name in boxed or name in taken:
             raise RuleError(f"There is already a captain called {captain['name']}.",
-                            f"captains[{i}].name")
-        taken.add(captain["name"].casefold())
+                            f"captains[{i}].name", "invalid_input" if name in boxed else DUPLICATE)
+        taken.add(name)
         clean.append(captain)
     return clean
 
@@ -214,9 +217,10 @@ def _catalogue_captain(entry, where: str) -> dict:
     check_object(entry, ("name", "bonus"), where,
                  "Each captain needs a name and a bonus description.")
     name, bonus = entry.get("name"), entry.get("bonus")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise RuleError(f"A captain needs a name of 1 to {MAX_NAME} characters.",
                         f"{where}.name")
-    if not isinstance(bonus, str) or not bonus.strip() or len(bonus) > 500:
-        raise RuleError("Describe the captain's bonus (1 to 500 characters).", f"{where}.bonus")
+    if not isinstance(bonus, str) or not bonus.strip() or len(bonus) > MAX_BONUS_TEXT:
+        raise RuleError(f"Describe the captain's bonus (1 to {MAX_BONUS_TEXT} characters).",
+                        f"{where}.bonus")
     return {"name": " ".join(name.split()), "bonus": bonus.strip()}

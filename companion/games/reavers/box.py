@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, say
+from ..base import DUPLICATE, MAX_NUMBER, RuleError, check_int, say
 
 CATALOGUE_KEYS = ("keep_spoils_schedule", "wall_majority")
 MAX_SCHEDULE_LENGTH = 20
 MAX_SPOILS_TYPES = 20
 MAX_TYPE_NAME = 40
+MAX_GLORY = MAX_NUMBER          # a set step or a wall majority's glory
+SECOND_ABOVE_MOST = "second_above_most"
 
 def empty_catalogue() -> dict:
     return {"keep_spoils_schedule": {}, "wall_majority": None}
@@ -44,11 +46,11 @@ def clean_schedule(value: Any, where: str) -> dict:
         if not isinstance(key, str) or not key.strip() or len(key) > MAX_TYPE_NAME:
             raise RuleError("Each keep spoils type needs a short name.", where)
         if find_schedule(key, out) is not None:
-            raise RuleError(f"The keep spoils type '{key}' is listed twice.", at)
+            raise RuleError(f"The keep spoils type '{key}' is listed twice.", at, DUPLICATE)
         if not isinstance(steps, list) or not 1 <= len(steps) <= MAX_SCHEDULE_LENGTH:
             raise RuleError(f"{key}: give the glory for 1, 2, ... cards as a list of 1 to "
                             f"{MAX_SCHEDULE_LENGTH} numbers.", at)
-        out[key.strip()] = [check_int(v, f"{at}[{i}]", f"{key} glory")
+        out[key.strip()] = [check_int(v, f"{at}[{i}]", f"{key} glory", 0, MAX_GLORY)
                             for i, v in enumerate(steps)]
     return out
 
@@ -61,12 +63,14 @@ def clean_wall_majority(value: Any, where: str) -> list | None:
     if not isinstance(value, list) or len(value) != 2:
         raise RuleError("The wall majority must be two numbers: the glory for the most and "
                         "for the second most wall tokens.", where)
-    most, second = (None if v is None else check_int(v, f"{where}[{i}]", "Wall majority glory")
+    most, second = (None if v is None else check_int(v, f"{where}[{i}]", "Wall majority glory",
+                                                     0, MAX_GLORY)
                     for i, v in enumerate(value))
     if most is None and second is None:
         return None
     if None not in (most, second) and second > most:
-        raise RuleError("Second place cannot be worth more than most walls.", f"{where}[1]")
+        raise RuleError("Second place cannot be worth more than most walls.", f"{where}[1]",
+                        SECOND_ABOVE_MOST)
     return [most, second]
 
 

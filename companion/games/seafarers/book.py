@@ -15,12 +15,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import RuleError, check_int, check_object
+from ..base import DUPLICATE, RuleError, check_int, check_object
 from . import hexgrid
 from .scenarios import NUMBERS, PRODUCING, SCENARIOS, TERRAINS, Layout, Scenario
 
 COORD_LIMIT = 30
 MAX_HEXES = 120
+MAX_FACING = len(hexgrid.DIRECTIONS) - 1     # a harbour's facing indexes hexgrid.DIRECTIONS
+HEX_FIELDS = ("q", "r", "terrain", "number", "hidden", "label")
+HARBOUR_FIELDS = ("q", "r", "facing", "type")
+# A harbour's spot must fit the layout's own hexes: no JSON Schema can say that (nor the
+# material list, "wrong_material"), so the API document lists these codes.
+OFF_COAST = "harbour_not_on_coast"
 
 
 def layout_key(scenario: Scenario, players: int) -> str:
@@ -77,18 +83,20 @@ def parse_hexes(raw: Any, where: str) -> dict:
     out: dict = {}
     for i, item in enumerate(raw):
         at = f"{where}[{i}]"
-        check_object(item, ("q", "r", "terrain", "number", "hidden", "label"), at,
-                     "Each hex needs q, r and a terrain.")
+        check_object(item, HEX_FIELDS, at, "Each hex needs q, r and a terrain.")
+        ignored_text(item, "label", at)
         q = check_int(item.get("q"), f"{at}.q", "q", -COORD_LIMIT, COORD_LIMIT)
         r = check_int(item.get("r"), f"{at}.r", "r", -COORD_LIMIT, COORD_LIMIT)
         if (q, r) in out:
-            raise RuleError("Two hexes share one position.", f"{at}.q")
+            raise RuleError("Two hexes share one position.", f"{at}.q", DUPLICATE)
         out[(q, r)] = parse_hex(item, q, r, at)
     return out
 
 
 def parse_hex(item: dict, q: int, r: int, at: str) -> dict:
-    hidden = item.get("hidden") is True
+    hidden = item.get("hidden")
+    if hidden is not None and not isinstance(hidden, bool):
+        raise RuleError("hidden must be true (a face-down position) or false.", f"{at}.hidden")
     terrain, number = item.get("terrain"), item.get("number")
     if hidden:
         if terrain is not None or number is not None:
@@ -114,22 +122,30 @@ def parse_harbours(raw: Any, hexes: dict, where: str) -> list[dict]:
     out, seen = [], set()
     for i, item in enumerate(raw):
         at = f"{where}[{i}]"
-        check_object(item, ("q", "r", "facing", "type"), at, "Each harbour needs q, r, facing.")
+        check_object(item, HARBOUR_FIELDS, at, "Each harbour needs q, r, facing.")
+        ignored_text(item, "type", at)
         q = check_int(item.get("q"), f"{at}.q", "q", -COORD_LIMIT, COORD_LIMIT)
         r = check_int(item.get("r"), f"{at}.r", "r", -COORD_LIMIT, COORD_LIMIT)
-        facing = check_int(item.get("facing"), f"{at}.facing", "facing", 0, 5)
+        facing = check_int(item.get("facing"), f"{at}.facing", "facing", 0, MAX_FACING)
         sea = hexes.get((q, r))
         if sea is None or sea["terrain"] != "sea":
-            raise RuleError("A harbour lies on a sea hex of the layout.", f"{at}.q")
+            raise RuleError("A harbour lies on a sea hex of the layout.", f"{at}.q", OFF_COAST)
         land = hexes.get(hexgrid.step((q, r), facing))
         if land is None or land["terrain"] == "sea":
             raise RuleError("A harbour faces a land hex (or a face-down position).",
-                            f"{at}.facing")
+                            f"{at}.facing", OFF_COAST)
         if (q, r, facing) in seen:
-            raise RuleError("Two harbours share one spot.", at)
+            raise RuleError("Two harbours share one spot.", at, DUPLICATE)
         seen.add((q, r, facing))
         out.append({"q": q, "r": r, "facing": facing})
     return out
+
+
+def ignored_text(item: dict, key: str, at: str) -> None:
+    """A hex's label and a harbour's type, as a setup answers them, are taken and ignored (the
+    app labels the hexes and deals the harbour pieces itself), but only as text."""
+    if item.get(key) is not None and not isinstance(item[key], str):
+        raise RuleError(f"{key} is ignored here, but must be a text when given.", f"{at}.{key}")
 
 
 def check_material(scenario, layout, players, hexes, harbours, where) -> None:

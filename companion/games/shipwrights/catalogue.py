@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, say
+from ..base import DUPLICATE, RuleError, check_int, say
 from .rules import DRAFT_DIRECTIONS, HUT_NUMBERS, SCORING_SPACES, TRACK_END, TRACKS, track_name
 
 MAX_ROUND_CARDS = 60
@@ -59,7 +59,7 @@ def parse_entries(raw: Any, where: str, limit: int, parse_one) -> list[dict]:
     for i, entry in enumerate(entries):
         if entry["id"].casefold() in seen:
             raise RuleError(f"Two cards in {where} are called '{entry['id']}'; ids must differ.",
-                            f"{where}[{i}].id")
+                            f"{where}[{i}].id", DUPLICATE)
         seen.add(entry["id"].casefold())
     return entries
 
@@ -156,6 +156,8 @@ def parse_trades(raw: Any, where: str) -> list[str] | None:
         return None
     if not isinstance(raw, list) or len(raw) > MAX_TRADES:
         raise RuleError(f"The trades must be a list of at most {MAX_TRADES} short texts.", where)
+    if None in raw:     # a null trade would be stored and then break the card's text
+        raise RuleError("Each trade must be a text.", f"{where}[{raw.index(None)}]")
     return [parse_text(t, f"{where}[{i}]", "A trade") for i, t in enumerate(raw)]
 
 
