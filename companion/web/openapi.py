@@ -289,7 +289,24 @@ def _types(schema: dict) -> set:
 # regular expression more reliably than two under allOf. A pattern of printable ASCII only
 # (the device, the Idempotency-Key) holds the rule already.
 _TEXT = "[^\\x00]"
-WITH_TEXT_RULE = {"\\S": f"^{_TEXT}*[^\\s\\x00]{_TEXT}*$"}
+
+
+def _python_space() -> str:
+    """Python's whitespace (str.isspace: what the server's strip() and split() remove) as
+    escapes for a character class. Engines disagree on \\s (Rust's and ECMA-262's leave out
+    \\x1c-\\x1f and \\x85, ECMA-262 adds \\ufeff), so "not blank" spells it out."""
+    codes = [c for c in range(0x10000) if chr(c).isspace()]      # none lies above the BMP
+    runs = [[codes[0], codes[0]]]
+    for code in codes[1:]:
+        if code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "".join(f"\\u{a:04x}" + (f"-\\u{b:04x}" if b > a else "") for a, b in runs)
+
+
+PYTHON_SPACE = _python_space()
+WITH_TEXT_RULE = {"\\S": f"^{_TEXT}*[^\\x00{PYTHON_SPACE}]{_TEXT}*$"}
 _ASCII_ONLY = re.compile(r"\^\[[ -~]-~\][+*]\$|\^\[0-9\][+*]\$")
 
 

@@ -379,3 +379,23 @@ def test_every_pattern_in_the_document_is_a_regex_to_the_generators_validator(cl
     assert len(patterns) > 3
     for pattern in patterns:
         assert jsonschema_rs.validator_for({"type": "string", "pattern": pattern}), pattern
+
+
+def test_not_blank_means_what_the_servers_strip_means_to_every_engine():
+    """"\\S" in a schema is the server's "not blank" (str.strip/split: Python's whitespace).
+    Spelt out, so the validator schemathesis uses (Rust regex, whose \\s leaves out \\x1c-\\x1f
+    and \\x85) reads it as Python does: a captain named "\\x1f" was once sent as valid."""
+    import re
+
+    import jsonschema_rs
+
+    from companion.web.openapi import WITH_TEXT_RULE
+
+    pattern = WITH_TEXT_RULE["\\S"]
+    rust = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+    for char in map(chr, [*range(1, 0x3001), 0xfeff, 0x10000]):
+        if not 0xd800 <= ord(char) < 0xe000:
+            blank = char.isspace()
+            assert (re.search(pattern, char) is None) == blank, hex(ord(char))
+            assert rust.is_valid(char) != blank, hex(ord(char))
+            assert re.search(pattern, f"{char}a{char}")
