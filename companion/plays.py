@@ -106,9 +106,13 @@ def parse_device(value: Any, field: str = "device") -> str:
     return value
 
 
-def check_expected(expected: Any) -> None:
+def check_expected(expected: Any) -> int | None:
+    """None or a whole number (2.0 is 2, as JSON Schema's integer says)."""
+    if isinstance(expected, float) and expected.is_integer():
+        expected = int(expected)
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
         raise RuleError("expected_version must be a whole number.", "expected_version")
+    return expected
 
 
 def parse_event(body: Any) -> dict:
@@ -122,8 +126,7 @@ def parse_event(body: Any) -> dict:
     data = {} if data is None else data         # false, 0 or "" are not an object either
     if not isinstance(data, dict):
         raise RuleError("The event's data must be an object.", "data")
-    expected = body.get("expected_version")
-    check_expected(expected)
+    expected = check_expected(body.get("expected_version"))
     device = body.get("device")
     if device is not None:
         parse_device(device, "device")

@@ -169,6 +169,8 @@ def check_delta(value: Any, field: str, label: str | None = None,
     either way."""
     if isinstance(value, str) and is_whole_number_text(value):
         value = int(value.strip())
+    if isinstance(value, float) and value.is_integer():    # 2.0 is 2, as in check_int
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value == 0 or abs(value) > limit:
         raise RuleError(say("%(row)s: add a whole number other than 0 (at most %(count)s either "
                             "way).", row=label or field, count=limit), field)

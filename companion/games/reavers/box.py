@@ -144,8 +144,8 @@ def parse_box_value(key: Any, value: Any) -> Any:
             raise RuleError("Each keep spoils type needs a short name.", "data.key")
         if isinstance(value, str):
             value = [part for part in value.replace(",", " ").split() if part]
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = [value]
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = [value]         # one number (2.0 is 2, as JSON's integer says)
         return clean_schedule({kind: value}, "data.value")[kind]
     raise RuleError("Reavers asks only for the keep spoils set values and the wall majority "
                     "glory.", "data.key", "unknown_box_value")

@@ -39,6 +39,8 @@ def start_table(state: dict) -> dict:
 
 def coordinate(data: dict, name: str) -> int:
     value = data.get(name)
+    if isinstance(value, float) and value.is_integer():     # 2.0 is 2 (JSON's integer)
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > COORD_LIMIT:
         raise RuleError(say("%(field_name)s must be a whole number (a hex coordinate).",
                             field_name=name), f"data.{name}")
