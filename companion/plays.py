@@ -21,6 +21,7 @@ from .games.base import (
     make_rng,
     new_seed,
     parse_sheet,
+    player_of,
     say,
 )
 
@@ -182,11 +183,11 @@ def apply_rules(state: dict, event: dict, check_whole: bool = True) -> dict:
 def apply_sheet(game: Game, state: dict, data: dict) -> dict:
     """Merge ``fields`` into a player's sheet and/or add ``add``'s numbers to it."""
     check_object(data, ("player", "fields", "add"), "data")
-    player = data.get("player")
-    if not isinstance(player, str) or player not in state["sheets"]:
-        raise RuleError("Pick a player of this play.", "data.player")
+    player = player_of(data.get("player"), state["sheets"], "data.player",
+                       "Pick a player of this play.")
     if data.get("fields") is None and data.get("add") is None:
         raise RuleError("A sheet change needs fields to set or numbers to add.", "data.fields")
+    check_in_play(game, state["options"], data)
     fields = parse_sheet(game.sheet_fields, data.get("fields"), state["options"],
                          "data.fields", fill=False)
     add = parse_add(game.sheet_fields_for(state["options"]), data.get("add"))
@@ -200,6 +201,22 @@ def apply_sheet(game: Game, state: dict, data: dict) -> dict:
     for name, delta in add.items():
         sheet[name] = added(specs[name], sheet.get(name), delta, player)
     return state
+
+
+def check_in_play(game: Game, options: dict, data: dict) -> None:
+    """A row of the game's sheet that this play's options leave out (an expansion's row
+    without the expansion) breaks a rule of this play: 422 field_not_in_play. (Rows the game
+    does not have at all stay the 400 unknown_field of parse_sheet / parse_add.)"""
+    active = {f.name for f in game.sheet_fields_for(options)}
+    labels = {f.name: f for f in game.sheet_fields}
+    for part in ("fields", "add"):
+        rows = data.get(part)
+        for name in rows if isinstance(rows, dict) else ():
+            spec = labels.get(name)
+            if spec is not None and name not in active:
+                raise RuleError(f"{spec.label} is only on the sheet with the option "
+                                f"{spec.when}, which this play does not use.",
+                                f"data.{part}.{name}", "field_not_in_play", 422)
 
 
 ADDABLE = ("int", "counts", "choices")

@@ -213,6 +213,18 @@ def check_name(value: Any, field: str) -> str:
     return name
 
 
+def player_of(value: Any, players: Iterable[str], field: str, message: str | None = None) -> str:
+    """A player of this play named in an event: a name that is not text is bad input (400);
+    a text that names nobody at this table breaks a rule of the play, which a schema of
+    shapes cannot know (422 unknown_player). ``message`` says it in the handler's words."""
+    if not isinstance(value, str):
+        raise RuleError("Pick a player of this play.", field)
+    if value not in players:
+        raise RuleError(message or say("There is no player called '%(name)s' in this play.",
+                                       name=value), field, "unknown_player", 422)
+    return value
+
+
 def check_players(names: Any, minimum: int, maximum: int, field: str = "players") -> list[str]:
     """Seat-ordered, distinct player names; a wrong count is a 422."""
     if not isinstance(names, list):

@@ -22,6 +22,7 @@ from .base import (
     check_int,
     check_object,
     parse_score_players,
+    player_of,
     say,
     score_response,
 )
@@ -153,10 +154,7 @@ def read_player(data: dict, table: dict) -> str:
     current = table["current_player"]
     if not given(data, "player"):
         return current
-    name = data["player"]
-    if name not in table["order"]:
-        raise RuleError(say("There is no player called '%(name)s' in this play.", name=name),
-                        "data.player")
+    name = player_of(data["player"], table["order"], "data.player")
     if name != current:
         raise RuleError(say("It is %(player)s's turn, not %(name)s's.", player=current,
                             name=name), "data.player", "not_your_turn", 422)
@@ -228,8 +226,9 @@ def read_turn(data: Any, state: dict) -> dict:
             "bracelets": read_tokens(data, "bracelets", sheet),
             "reputation_vp": read_reputation_vp(data, table, player)}
     if sheet.get("vp", 0) + turn["reputation_vp"] + turn["vp_gained"] > MAX_NUMBER:
+        # (the sum with the score so far: a rule of the play, not the shape of the turn)
         raise RuleError(say("A score above %(vp)s VP is not believable.", vp=MAX_NUMBER),
-                        "data.vp_gained")
+                        "data.vp_gained", "out_of_range", 422)
     return turn
 
 

@@ -91,13 +91,27 @@ def test_leaving_the_bounds_is_refused_not_clamped():
     ({"player": "Ann", "add": {"livestock": {"dragon": 1}}}, "data.add.livestock.dragon"),
     ({"player": "Ann", "add": [1]}, "data.add"),
     ({"player": "Ann", "add": {"outposts": 1}, "fields": {"outposts": 2}}, "data.add.outposts"),
-    ({"player": "Zed", "add": {"outposts": 1}}, "data.player"),
+    ({"player": 7, "add": {"outposts": 1}}, "data.player"),
     ({"player": "Ann"}, "data.fields"),
 ])
 def test_bad_adds_are_400s_naming_the_field(data, field):
     with pytest.raises(RuleError) as err:
         apply_event(play(), {"type": "sheet", "data": data})
     assert err.value.status == 400 and err.value.field == field
+
+
+@pytest.mark.parametrize("data, field, code", [
+    ({"player": "Zed", "add": {"outposts": 1}}, "data.player", "unknown_player"),
+    ({"player": "Ann", "add": {"gold": 1}}, "data.add.gold", "field_not_in_play"),
+    ({"player": "Ann", "fields": {"gold": 1}}, "data.fields.gold", "field_not_in_play"),
+])
+def test_changes_this_play_cannot_take_are_422s(data, field, code):
+    """Well-formed sheet changes that break a rule of this play (a name nobody at the table
+    has, a row of an expansion the play does not use): 422, as api.md says; the OpenAPI
+    document's shapes cannot know the play."""
+    with pytest.raises(RuleError) as err:
+        apply_event(play(), {"type": "sheet", "data": data})
+    assert (err.value.status, err.value.field, err.value.code) == (422, field, code)
 
 
 taps = st.lists(st.tuples(st.sampled_from(["phone A", "phone B"]),

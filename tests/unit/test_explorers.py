@@ -738,8 +738,10 @@ def test_bad_island_events_change_nothing():
     refused(state, "add_island", "data.unraided_fortress", 422, tiles=3,
             unraided_fortress=True)
     state = event(state, "add_island", tiles=3, influence={"Ann": {"vikings": 6}})
-    refused(state, "update_island", "data.island", island=1, tiles=3)
-    refused(state, "set_influence", "data.player", island=0, player="Zed", vikings=1)
+    refused(state, "update_island", "data.island", 422, island=1, tiles=3)   # not on the table
+    refused(state, "update_island", "data.island", island=60, tiles=3)       # never a table's
+    refused(state, "set_influence", "data.player", 422, island=0, player="Zed", vikings=1)
+    refused(state, "set_influence", "data.player", island=0, player=7, vikings=1)
     refused(state, "set_influence", "data.vikings", island=0, player="Ann", vikings=-1)
     refused(state, "set_influence", "data.mill", 422, island=0, player="Ann", mill=1)
     refused(state, "add_island", "data.influence.Ann.vikings", 422, tiles=2,
@@ -775,7 +777,8 @@ def test_keep_captain_takes_one_of_the_two_dealt():
     assert state["sheets"]["Ann"]["captain"] == b
     other = state["setup"]["captains"]["Bo"][0]
     refused(state, "keep_captain", "data.captain", 422, player="Ann", captain=other)
-    refused(state, "keep_captain", "data.player", player="Zed", captain=a)
+    refused(state, "keep_captain", "data.player", 422, player="Zed", captain=a)
+    refused(state, "keep_captain", "data.captain", player="Ann", captain=None)
     solo = new_play(1)
     refused(solo, "keep_captain", "data.captain", 422, player="Ann",
             captain=solo["setup"]["captains"]["Ann"][0])

@@ -343,7 +343,8 @@ def test_recruits_and_bracelets_are_capped_at_three():
     ({"vp_gained": "lots"}, "data.vp_gained", 400),
     ({"vp_gained": -2}, "data.vp_gained", 400),
     ({"vp_gained": 10_001}, "data.vp_gained", 400),
-    ({"player": "Zed"}, "data.player", 400),
+    ({"player": "Zed"}, "data.player", 422),           # nobody at this table: a rule
+    ({"player": 7}, "data.player", 400),
     ({"recruits": 1.5}, "data.recruits", 400),
 ])
 def test_bad_turn_data_names_the_field(data, field, status):

@@ -177,6 +177,8 @@ def test_only_the_next_pawn_may_be_placed():
     err = rule_error(event, state, "place", player="Ann", location="raid_keeps")
     assert (err.field, err.status, err.code) == ("data.player", 422, "not_your_turn")
     err = rule_error(event, state, "place", player="Zed", location="raid_keeps")
+    assert (err.field, err.status, err.code) == ("data.player", 422, "unknown_player")
+    err = rule_error(event, state, "place", player=["Ann"], location="raid_keeps")
     assert (err.field, err.status) == ("data.player", 400)
 
 

@@ -220,6 +220,11 @@ def test_import_rejects_a_bad_event_naming_it_and_stores_nothing(client, app):
     doc["events"][1]["data"] = {"player": "Zed", "fields": {}}
     before = len(app.extensions["companion"].store.recent_plays(limit=50))
     response = client.post("/api/v1/plays/import", json=doc)
+    # a name nobody at this table has: a rule of the play (422), not a malformed event
+    assert response.status_code == 422
+    assert response.get_json()["error"]["field"] == "events[1].data.player"
+    doc["events"][1]["data"] = {"player": 7, "fields": {}}
+    response = client.post("/api/v1/plays/import", json=doc)
     assert response.status_code == 400
     assert response.get_json()["error"]["field"] == "events[1].data.player"
     assert len(app.extensions["companion"].store.recent_plays(limit=50)) == before

@@ -15,8 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_delta, check_int, say
-from .islands import INFLUENCE, ISLAND_KEYS, parse_islands, parse_pieces
+from ..base import MAX_NUMBER, RuleError, check_delta, check_int, player_of, say
+from .islands import (
+    INFLUENCE,
+    ISLAND_KEYS,
+    MAX_ISLANDS,
+    STRUCTURES,
+    parse_islands,
+    parse_pieces,
+)
 
 
 # --------------------------------------------------------------------------- turn counter
@@ -91,11 +98,18 @@ def names_of(state: dict) -> list[str]:
 
 
 def island_index(state: dict, data: dict) -> int:
+    """The island's index: a whole number a table could have (400), then one on this table
+    (a rule of the play: 422)."""
     islands = state["table"]["islands"]
+    index = check_int(data.get("island"), "data.island", say("Island"), 0, MAX_ISLANDS - 1)
     if not islands:
         raise RuleError("There is no island yet; add one first.", "data.island",
                         "no_island", 422)
-    return check_int(data.get("island"), "data.island", say("Island"), 0, len(islands) - 1)
+    if index >= len(islands):
+        raise RuleError(f"There is no island {index + 1} on the table: it has "
+                        f"{len(islands)}.", "data.island",
+                        "unknown_island", 422)
+    return index
 
 
 def store_islands(state: dict, islands: list, edited: int, prefix: str) -> dict:
@@ -123,6 +137,9 @@ def check_keys(data: dict, allowed: tuple) -> None:
 
 def add_island(state: dict, data: dict) -> dict:
     check_keys(data, ISLAND_KEYS)
+    if len(state["table"]["islands"]) >= MAX_ISLANDS:
+        raise RuleError(f"The table already has {MAX_ISLANDS} islands, the most a play "
+                        "keeps.", "type", "too_many_islands", 422)
     island = {"complete": False, **data}
     islands = state["table"]["islands"] + [island]
     return store_islands(state, islands, len(islands) - 1,
@@ -136,7 +153,11 @@ def update_island(state: dict, data: dict) -> dict:
     islands = list(state["table"]["islands"])
     islands[i] = {**islands[i], **{k: v for k, v in data.items() if k not in ("island", "add")}}
     if add:
-        islands[i]["tiles"] = islands[i]["tiles"] + add["tiles"]
+        tiles = islands[i]["tiles"] + add["tiles"]
+        if not 1 <= tiles <= MAX_NUMBER:      # the count so far is the play's: a 422
+            raise RuleError(f"{island_title(state, i)} covers {islands[i]['tiles']} tiles; "
+                            f"that would make {tiles}.", "data.add.tiles", "out_of_range", 422)
+        islands[i]["tiles"] = tiles
     return store_islands(state, islands, i, "data.influence.{player}.{key}")
 
 
@@ -151,9 +172,8 @@ def set_influence(state: dict, data: dict) -> dict:
     check_keys(data, ("island", "player", "add") + tuple(INFLUENCE))
     add = adds_of(data, tuple(INFLUENCE))
     i = island_index(state, data)
-    player = data.get("player")
-    if player not in names_of(state):
-        raise RuleError("Pick a player of this play.", "data.player")
+    player = player_of(data.get("player"), names_of(state), "data.player",
+                       "Pick a player of this play.")
     pieces = {k: v for k, v in data.items() if k not in ("island", "player", "add")}
     pieces = parse_pieces(pieces, "data", state["options"]["rocks_of_ruin"], fill=False)
     islands = [dict(island) for island in state["table"]["islands"]]
@@ -164,6 +184,11 @@ def set_influence(state: dict, data: dict) -> dict:
             raise RuleError(say("%(player)s has %(count)s %(piece)s there; none can be taken "
                                 "away below 0.", player=player, count=held.get(key, 0),
                                 piece=PIECE_NAMES.get(key, key)),
+                            f"data.add.{key}", "out_of_range", 422)
+        most = 1 if key in STRUCTURES else MAX_NUMBER
+        if held.get(key, 0) + n > most:
+            raise RuleError(f"{player} has {held.get(key, 0)} {PIECE_NAMES.get(key, key)} "
+                            f"there; at most {most} can stand on one island.",
                             f"data.add.{key}", "out_of_range", 422)
         pieces[key] = held.get(key, 0) + n
     influence[player] = {**influence.get(player, {}), **pieces}
@@ -195,8 +220,9 @@ def adds_of(data: dict, allowed: tuple) -> dict:
 def keep_captain(state: dict, data: dict) -> dict:
     check_keys(data, ("player", "captain"))
     player, captain = data.get("player"), data.get("captain")
-    if player not in names_of(state):
-        raise RuleError("Pick a player of this play.", "data.player")
+    if not isinstance(captain, str):
+        raise RuleError("Name the captain the player keeps.", "data.captain")
+    player_of(player, names_of(state), "data.player", "Pick a player of this play.")
     if state["setup"]["solo"]:
         raise RuleError("The solo game keeps both captains and scores the lower one.",
                         "data.captain", "solo", 422)

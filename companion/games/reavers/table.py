@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_delta, check_int, say, seat_after
+from ..base import RuleError, check_delta, check_int, player_of, say, seat_after
 
 LOCATIONS = {"recruit_reavers": say("Recruit Reavers"),
              "trade_with_villages": say("Trade with Villages"),
@@ -111,10 +111,8 @@ def check_keys(data: Any, allowed: tuple[str, ...]) -> None:
 
 def check_player(state: dict, name: Any, field: str) -> str:
     names = names_of(state)
-    if name not in names:
-        raise RuleError(say("Pick a player of this play: %(names)s.", names=", ".join(names)),
-                        field)
-    return name
+    return player_of(name, names, field,
+                     say("Pick a player of this play: %(names)s.", names=", ".join(names)))
 
 
 def check_placement(state: dict, data: dict) -> tuple[str, str]:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, say
+from ..base import RuleError, check_int, player_of, say
 from .catalogue import (
     CATALOGUE_PAGE,
     find_round_card,
+    missing_card_value,
     parse_icons,
     parse_round_card,
     reject_unknown,
@@ -149,7 +150,10 @@ def apply_reveal(state: dict, data: Any) -> dict:
     """The table types in the revealed card (when the catalogue could not deal one)."""
     check_open(state)
     data = form_friendly_card(require_object(data, "data", "The revealed card"))
-    card = parse_round_card(data, "data", required_card_fields(len(state["players"])))
+    card = parse_round_card(data, "data", ())
+    for key in required_card_fields(len(state["players"])):
+        if card[key] is None:      # what a card must show depends on the play's player count
+            raise RuleError(missing_card_value(key, "data"), f"data.{key}", "missing_value", 422)
     table = state["table"]
     if state["phase"] != "reveal" or table["round_card"] is not None:
         raise RuleError(say("Round %(round)s's Round Card is already revealed; undo to correct "
@@ -253,8 +257,7 @@ def parse_track_move(state: dict, data: Any) -> tuple[str, str, int]:
     reject_unknown(data, ("player", "track", "steps"), "data")
     player = data.get("player")
     allowed = player_names(state) + ([NEUTRAL] if state["table"]["neutral"] is not None else [])
-    if player not in allowed:
-        raise RuleError(f"player must be one of: {', '.join(allowed)}.", "data.player")
+    player_of(player, allowed, "data.player", f"player must be one of: {', '.join(allowed)}.")
     track = data.get("track")
     if track not in TRACKS:
         raise RuleError(f"track must be one of: {', '.join(TRACKS)}.", "data.track")
