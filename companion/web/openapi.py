@@ -162,6 +162,13 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+# The events body: the Event<Game> of the play's game (a schema cannot see which game the
+# play in the path is, so any of them; each is exact for its game: companion.web.openapi_events).
+EVENT_BODY = {"anyOf": [{"$ref": f"#/components/schemas/Event{g.capitalize()}"} for g in GAMES],
+              "description": "An event for the play's game: the Event schema of that game "
+                             "(EventKnarr, EventExplorers, ...). Event describes all in words."}
+
+
 def _paths() -> dict:
     game = _path_param("game_id", GAME_IDS)
     play = _path_param("play_id")
@@ -196,7 +203,7 @@ def _paths() -> dict:
         "/api/v1/plays/{play_id}/events": {"post": _op(
             "Record an event", {**_change_ok(),
                                 **_errors(400, 401, 403, 409, 413, 415, 422, 429)},
-            _body(_ref("Event")), [play, IDEMPOTENCY_KEY], True)},
+            _body(EVENT_BODY), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/undo": {"post": _op(
             "Undo the last event (or, with device, that device's last change)",
             {**_change_ok(), **_errors(400, 401, 403, 409, 415, 422, 429)},
@@ -527,7 +534,10 @@ def game_content(schemas: dict) -> dict:
             "anyOf": [_ref(f"Options{g.capitalize()}") for g in GAMES],
             "description": "The options of the game in the path (its Options schema)"}
     from ..plays import COMMON_EVENTS
+    from .openapi_events import event_schema
 
+    for game_id, game in GAMES.items():
+        schemas[f"Event{game_id.capitalize()}"] = event_schema(game)
     kinds = {t: None for t in COMMON_EVENTS}
     for game in GAMES.values():
         kinds.update(dict.fromkeys(game.event_types))
