@@ -35,6 +35,8 @@ MAX_SEED = 200
 
 def parse_seed(seed: Any, field: str = "seed") -> str | int:
     """A seed is a string or an integer; the same seed gives the same setup on any machine."""
+    if isinstance(seed, float) and seed.is_integer():   # 2.0 is 2, as JSON Schema's integer
+        seed = int(seed)
     if isinstance(seed, bool) or not isinstance(seed, (str, int)):
         raise RuleError("The seed must be a string or a whole number.", field)
     if isinstance(seed, str):
