@@ -361,7 +361,9 @@ def sane_text(document: dict) -> dict:
             requests += [param.get("schema") for param in op.get("parameters", ())]
             requests += [media.get("schema") for media in
                          op.get("requestBody", {}).get("content", {}).values()]
-    for schema in requests + [schemas[name] for name in _referenced(requests, schemas)]:
+    used = [schemas[name] for name in _referenced(requests, schemas)]
+    # (+ the generic Event: the events body in words; each game's Event<Game> is the body)
+    for schema in requests + used + [schemas["Event"]]:
         _sane_schema(schema)
     return document
 
