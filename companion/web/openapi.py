@@ -5,6 +5,7 @@ import copy
 import re
 
 from ..games import GAMES
+from .openapi_catalogue import JSON_VALUE, catalogue_schema, put_body, rule_codes
 
 GAME_IDS = list(GAMES)
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -232,15 +233,7 @@ def _paths() -> dict:
             "(sheet checks added after the play was recorded excepted)",
             {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422, 429)},
             _body(JSON_OBJECT))},
-        "/api/v1/catalogue/{game_id}": {
-            "get": _op("The box catalogue", {**_ok(JSON_OBJECT), **_errors(404)},
-                       params=[game]),
-            "put": _op("Replace the box catalogue (owner key as the bearer token; the "
-                       "previous version is kept. Seafarers: the book's layouts, "
-                       "{\"layouts\": {\"four_islands/3\": {\"hexes\", \"harbours\"}}}, "
-                       "each holding exactly the book's material list)",
-                       {**_ok(JSON_OBJECT), **_errors(400, 401, 403, 404, 413, 415)},
-                       _body(JSON_OBJECT), [game], True)},
+        **catalogue_paths(),
         "/api/v1/catalogue/{game_id}/versions": {"get": _op(
             "The kept versions of the box data, newest first",
             {**_ok(_ref("CatalogueVersions")), **_errors(404)}, params=[game])},
@@ -256,6 +249,33 @@ def _paths() -> dict:
     }
 
 
+def catalogue_paths() -> dict:
+    """Each game's box data at its own path, as its PUT body is that game's Catalogue<Game>
+    (a body cannot depend on a path parameter). GET sits there too: a templated GET beside
+    them would document PUT as a method /api/v1/catalogue/<game> does not have."""
+    paths = {}
+    for game_id, game in GAMES.items():
+        component = f"Catalogue{game_id.capitalize()}"
+        codes = "; ".join(f"{code}: {why}" for code, why in rule_codes(game).items())
+        paths[f"/api/v1/catalogue/{game_id}"] = {
+            "get": _op(f"The {game.name} box data", _ok(JSON_OBJECT)),
+            "put": _op(
+                f"Replace the {game.name} box data (owner key as the bearer token; the "
+                "previous version is kept). The body is the box data, or an object holding "
+                "it as \"catalogue\" (what GET answers). A body of this shape is refused "
+                f"(400) only for what no schema can say{': ' + codes if codes else ''}.",
+                {**_ok(JSON_OBJECT), **_errors(400, 401, 403, 413, 415)},
+                _body(put_body(component)), secure=True)}
+    return paths
+
+
+def catalogue_components(schemas: dict) -> dict:
+    schemas.update({f"Catalogue{game_id.capitalize()}": catalogue_schema(game)
+                    for game_id, game in GAMES.items()})
+    schemas["JsonValue"] = copy.deepcopy(JSON_VALUE)
+    return schemas
+
+
 def openapi_document(app=None) -> dict:
     return sane_text({
         "openapi": "3.1.0",
@@ -263,7 +283,7 @@ def openapi_document(app=None) -> dict:
                  "description": "Setup, scoring and plays for five seafaring board games. "
                                 + TEXT_WORDS},
         "paths": _paths(),
-        "components": {"schemas": game_content(_tightened(_schemas())),
+        "components": {"schemas": catalogue_components(game_content(_tightened(_schemas()))),
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     })
 

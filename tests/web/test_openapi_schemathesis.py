@@ -47,7 +47,20 @@ ALLOWED_400: dict[str, dict[str, str] | None] = {
                             "scenario's bonus twice): a rule over many values together, "
                             "as the score endpoint's 400 (api.md)",
     },
-    "/api/v1/catalogue/{game_id}": ANY,
+    # Box data: one PUT per game, its body that game's exact Catalogue<Game>. Left are the
+    # refusals that compare one entry with another, or a layout with the book's list.
+    "/api/v1/catalogue/shipwrights": {
+        "duplicate_entry": "two cards of one list share an id (ignoring case)"},
+    "/api/v1/catalogue/explorers": {
+        "duplicate_entry": "two captains share a name (ignoring case)"},
+    "/api/v1/catalogue/knarr": {},
+    "/api/v1/catalogue/reavers": {
+        "duplicate_entry": "a spoils type listed twice (ignoring case and spaces)",
+        "second_above_most": "wall_majority's second place worth more than its first"},
+    "/api/v1/catalogue/seafarers": {
+        "duplicate_entry": "two hexes on one position, or two harbours on one spot",
+        "wrong_material": "a layout not holding exactly the book's material list",
+        "harbour_not_on_coast": "a harbour spot not on a sea hex of the layout facing land"},
 }
 # Shipwrights' heroes has its schema (HeroesRequest, built from the game's tracks) and no 400
 # allowed; only names equal after normalisation, or spelling "neutral", are a 400 it states in

@@ -108,6 +108,7 @@ def test_an_import_can_be_undone_on_the_page(client):
 
 def test_openapi_documents_the_owner_endpoints(client):
     paths = client.get("/api/v1/openapi.json").json["paths"]
-    assert "401" in paths["/api/v1/catalogue/{game_id}"]["put"]["responses"]
+    for game in ("shipwrights", "explorers", "knarr", "reavers", "seafarers"):
+        assert "401" in paths[f"/api/v1/catalogue/{game}"]["put"]["responses"]
     assert "post" in paths["/api/v1/catalogue/{game_id}/versions/{version_id}/restore"]
     assert "post" in paths["/api/v1/catalogue/{game_id}/undo"]
