@@ -257,14 +257,18 @@ def catalogue_paths() -> dict:
     for game_id, game in GAMES.items():
         component = f"Catalogue{game_id.capitalize()}"
         codes = "; ".join(f"{code}: {why}" for code, why in rule_codes(game).items())
+        saved = {"type": "object", "required": ["game", "catalogue"], "properties": {
+            "game": {"const": game_id}, "catalogue": _ref(component)}}
+        read = {**saved, "required": ["game", "catalogue", "help"], "properties": {
+            **saved["properties"], "help": {"type": "string"}}}
         paths[f"/api/v1/catalogue/{game_id}"] = {
-            "get": _op(f"The {game.name} box data", _ok(JSON_OBJECT)),
+            "get": _op(f"The {game.name} box data (empty until saved)", _ok(read)),
             "put": _op(
                 f"Replace the {game.name} box data (owner key as the bearer token; the "
                 "previous version is kept). The body is the box data, or an object holding "
                 "it as \"catalogue\" (what GET answers). A body of this shape is refused "
                 f"(400) only for what no schema can say{': ' + codes if codes else ''}.",
-                {**_ok(JSON_OBJECT), **_errors(400, 401, 403, 413, 415)},
+                {**_ok(saved), **_errors(400, 401, 403, 413, 415)},
                 _body(put_body(component)), secure=True)}
     return paths
 

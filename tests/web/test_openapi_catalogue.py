@@ -87,6 +87,12 @@ def body_validator(doc, game_id):
                                         "components": doc["components"]})
 
 
+def answer_validator(doc, game_id, method):
+    answer = doc["paths"][f"/api/v1/catalogue/{game_id}"][method]["responses"]["200"]
+    return jsonschema_rs.validator_for({**answer["content"]["application/json"]["schema"],
+                                        "components": doc["components"]})
+
+
 def test_each_game_puts_its_own_schema_and_the_bounds_are_the_games(client):
     doc = document(client)
     schemas = doc["components"]["schemas"]
@@ -114,9 +120,12 @@ def test_what_the_schema_allows_is_saved_and_a_get_answer_can_be_sent_back(clien
         valid = body_validator(doc, game_id)
         assert valid.is_valid(body), game_id
         url = f"/api/v1/catalogue/{game_id}"
+        assert answer_validator(doc, game_id, "get").is_valid(client.get(url).json)  # empty
         saved = client.put(url, json=body, headers=owner_headers(app))
         assert saved.status_code == 200, (game_id, saved.json)
+        assert answer_validator(doc, game_id, "put").is_valid(saved.json)   # as cleaned
         read = client.get(url).json
+        assert answer_validator(doc, game_id, "get").is_valid(read)
         assert valid.is_valid(read)                # {"game", "catalogue", "help"} as a body
         assert client.put(url, json=read, headers=owner_headers(app)).status_code == 200
 
