@@ -359,14 +359,16 @@ def shipwrights_events() -> dict:
     from ..games.shipwrights.rules import DRAFT_DIRECTIONS, TRACK_END, TRACKS
 
     icon = whole(0, MAX_ICONS)
-    gap, piece_end = "[;\\n]", "[^;\\n]*"
+    # one text of trades split at ';' and line ends: blank pieces are skipped, the others are
+    # trades of at most MAX_TEXT characters (their surrounding spaces aside), MAX_TRADES at most
+    gap, mark = "[;\\n]", f"[^;\\n{SPACE[1:-1]}]"
     blank = SPACE.replace("\\u0009-\\u000d", "\\u0009\\u000b-\\u000d") + "*"
-    filled = f"{blank}[^;\\n{SPACE[1:-1]}]{piece_end}"
-    trades_text = {"type": "string", "maxLength": MAX_TEXT, "pattern": (
+    filled = f"{blank}{mark}(?:[^;\\n]{{0,{MAX_TEXT - 2}}}{mark})?{blank}"
+    trades_text = {"type": "string", "pattern": (
         f"^(?:{blank}{gap})*(?:{filled}(?:{gap}{blank})*"
         f"(?:{gap}{filled}(?:{gap}{blank})*){{0,{MAX_TRADES - 1}}}|{blank})$"),
         "description": f"the trades as one text, separated by ';' or lines (at most "
-                       f"{MAX_TRADES})"}
+                       f"{MAX_TRADES}, each at most {MAX_TEXT} characters)"}
     card = {"id": optional(text(MAX_TEXT, "The card's id")),
             "name": optional(text(MAX_TEXT, "The card's name")),
             "icons": optional(obj({t: icon for t in TRACKS}, tuple(TRACKS))),

@@ -96,6 +96,10 @@ CASES = [
     ("shipwrights", 2, {}, {"type": "reveal", "data": {
         "military": 1, "trade": 0, "renown": 1, "trades": "1 Silver -> 1 Oak; ;",
         "id": ""}}, 200),
+    ("shipwrights", 2, {}, {"type": "reveal", "data": {
+        "military": 1, "trade": 0, "renown": 1, "trades": " ; " + "x" * 101}}, 400),
+    ("shipwrights", 2, {}, {"type": "reveal", "data": {
+        "military": 1, "trade": 0, "renown": 1, "trades": "  " + "x" * 100 + " ;y"}}, 200),
     ("shipwrights", 2, {}, {"type": "reveal", "data": {"military": 1}}, 400),
     ("shipwrights", 2, {}, {"type": "reveal", "data": {
         "icons": {"military": 1, "trade": 0, "renown": 1}, "military": 1}}, 400),

@@ -168,7 +168,9 @@ def form_friendly_card(data: dict) -> dict:
     if "icons" not in data and any(track in data for track in TRACKS):
         data["icons"] = parse_icons({t: data.pop(t) for t in TRACKS if t in data}, "data")
     if isinstance(data.get("trades"), str):
-        data["trades"] = [t for t in data["trades"].replace("\n", ";").split(";") if t.strip()]
+        # (each trade as typed, its surrounding spaces aside: they are dropped when it is kept)
+        data["trades"] = [t.strip() for t in data["trades"].replace("\n", ";").split(";")
+                          if t.strip()]
     return data
 
 
