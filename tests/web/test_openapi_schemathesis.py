@@ -89,11 +89,15 @@ OPTIONS = {"explorers": {"rocks_of_ruin": True}}      # every row of its sheet i
 
 
 def game_of(case) -> str:
-    """The game of the play an event goes to: one whose Event<Game> schema validates the body
-    (a body that fits none, e.g. a negative case, goes to Knarr)."""
+    """The game of the play an event goes to: one whose Event<Game> schema validates the body;
+    for a body that fits none (a negative case), one that takes its type, so the game's own
+    handler meets it (else Knarr)."""
     if case.path == EVENTS and isinstance(case.body, dict):
         for game_id, event in EVENT_OF.items():
             if event.is_valid(case.body):
+                return game_id
+        for game_id, game in GAMES.items():
+            if case.body.get("type") in game.event_types:
                 return game_id
     return "knarr"
 
