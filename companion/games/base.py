@@ -234,7 +234,7 @@ def check_players(names: Any, minimum: int, maximum: int, field: str = "players"
     for i, name in enumerate(clean):
         if name.casefold() in seen:
             raise RuleError(say("Two players are called %(name)s; give each a different name.",
-                                name=name), f"{field}[{i}]")
+                                name=name), f"{field}[{i}]", "duplicate_name")
         seen.add(name.casefold())
     if not minimum <= len(clean) <= maximum:
         raise RuleError(say("This game takes %(low)s to %(high)s players, not %(count)s.",
@@ -262,6 +262,7 @@ class SheetField:
     help: str = ""
     when: str | None = None
     max_items: int = 100
+    when_label: str = ""     # the option ``when`` in the players' words (an expansion's name)
 
     def empty(self) -> Any:
         return {"int": 0, "bool": False, "list": [], "counts": {}, "choice": None,
@@ -320,7 +321,15 @@ def parse_sheet(fields: Sequence[SheetField], sheet: Any, options: dict, where: 
     if not isinstance(sheet, dict):
         raise RuleError("A sheet must be an object of fields.", where)
     by_name = {f.name: f for f in active_fields(fields, options)}
+    idle = {f.name: f for f in fields if f.name not in by_name}
     for key in sheet:
+        if key in idle:
+            # a row of this game that an option adds (Rocks of Ruin's gold): a rule of the
+            # game as set up, not a malformed sheet, so 422 (api.md) like other expansion rules
+            raise RuleError(say("%(row)s is scored only with %(option)s on.",
+                                row=idle[key].label,
+                                option=idle[key].when_label or idle[key].when),
+                            f"{where}.{key}", "needs_option", 422)
         if key not in by_name:
             raise RuleError(f"Unknown score-sheet field '{key}'.", f"{where}.{key}",
                             "unknown_field")

@@ -17,6 +17,7 @@ from .captains import validate_captain_catalogue
 from .scoring import LIVESTOCK, score_body
 from .table_setup import build_setup
 
+ROCKS = {"when": "rocks_of_ruin", "when_label": "Rocks of Ruin"}   # the expansion's name
 SHEET_FIELDS = (
     SheetField("livestock", "Delivered livestock", "counts", keys=tuple(LIVESTOCK),
                help="How many of each type you delivered."),
@@ -30,16 +31,16 @@ SHEET_FIELDS = (
                help="The solo game deals 2 captains and scores the lower one."),
     SheetField("archer_tiles", "Archer: tiles from the Mainland to your farthest outpost",
                help="Shortest route; only the Archer scores this."),
-    SheetField("gold", "Salvaged gold", when="rocks_of_ruin"),
+    SheetField("gold", "Salvaged gold", **ROCKS),
     SheetField("fortresses", "Raided fortresses", "list", minimum=4, maximum=6, max_items=5,
-               when="rocks_of_ruin", help="The value (4 to 6) of each fortress you raided."),
+               **ROCKS, help="The value (4 to 6) of each fortress you raided."),
     SheetField("shipwreck_tokens", "Shipwreck tokens left on your dashboard (gold included)",
-               when="rocks_of_ruin"),
+               **ROCKS),
     SheetField("captain_vp", "Captain bonus VP (a captain from the box catalogue)",
-               when="rocks_of_ruin", help="Only for a captain whose bonus the app cannot "
+               **ROCKS, help="Only for a captain whose bonus the app cannot "
                                            "compute; ignored for the others."),
     SheetField("captain_2_vp", "Second captain bonus VP (solo, box-catalogue captain)",
-               when="rocks_of_ruin"),
+               **ROCKS),
 )
 
 

@@ -20,6 +20,7 @@ STRUCTURES = ("mill", "workshop", "barracks")
 PIECES = {"vikings": 7, "outposts": 5, "mill": 1, "workshop": 1, "barracks": 1}
 ISLAND_KEYS = ("tiles", "complete", "unraided_fortress", "influence", "name")
 MAX_ISLANDS = 60
+MAX_ISLAND_NAME = 60
 
 FieldFor = Callable[[int, str, str], str]
 
@@ -69,8 +70,9 @@ def parse_island(raw: Any, where: str, players: list[str], rocks_of_ruin: bool) 
 
 
 def parse_island_name(value: Any, where: str) -> str:
-    if not isinstance(value, str) or len(value) > 60:
-        raise RuleError("An island's name is a text of at most 60 characters.", where)
+    if not isinstance(value, str) or len(value) > MAX_ISLAND_NAME:
+        raise RuleError(f"An island's name is a text of at most {MAX_ISLAND_NAME} characters.",
+                        where)
     return " ".join(value.split())
 
 

@@ -113,7 +113,7 @@ class SeafarersGame(Game):
             raise RuleError(say("%(scenario)s plays to %(target)s by the book; only The Great "
                                 "Crossing, whose book gives no target, takes one from the "
                                 "table.", scenario=scenario.name, target=scenario.target_vp),
-                            "options.target_vp")
+                            "options.target_vp", "fixed_target", 422)   # the book's rule
         return parsed
 
     def target(self, scenario: Scenario, options: dict) -> int | None:

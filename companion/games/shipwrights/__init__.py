@@ -14,11 +14,11 @@ from typing import Any
 
 from ..base import Game, say
 from . import box_values, play
-from .catalogue import empty_catalogue, track_vp_question, validate_catalogue
+from .catalogue import empty_catalogue, parse_track_vp, track_vp_question, validate_catalogue
 from .heroes import adjudicate_heroes, award_heroes
 from .rules import OPTION_PASSTHROUGH, OPTIONS, PHASES, ROUNDS
-from .scoring import SHEET_FIELDS, score
-from .setup import build_setup
+from .scoring import SHEET_FIELDS, parse_solo_opponent, score
+from .setup import build_setup, parse_nemesis_option
 
 
 class ShipwrightsGame(Game):
@@ -34,6 +34,16 @@ class ShipwrightsGame(Game):
     catalogue_help = ("Round Cards (title, track icons, solo VP, draft arrows, trades), the "
                       "track icon of each of the 6 Huts, the VP of track spaces 15-18 and the "
                       "4 Nemesis cards' icons: all printed only on the cards.")
+
+    def parse_options(self, options: Any) -> dict:
+        """The options, the structured ones (option_passthrough) checked too, wherever they
+        arrive: a setup, a score and a new play refuse the same bad value alike."""
+        parsed = super().parse_options(options)
+        parse_nemesis_option(parsed.get("nemesis"))
+        if parsed.get("track_vp") is not None:
+            parse_track_vp(parsed["track_vp"], "options.track_vp")
+        parse_solo_opponent(parsed.get("solo_opponent"))
+        return parsed
 
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:

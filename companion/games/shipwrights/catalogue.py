@@ -136,7 +136,8 @@ def parse_track_vp(raw: Any, where: str) -> dict:
     for key, value in raw.items():
         space = str(key)
         if space not in SCORING_SPACES:
-            raise RuleError(f"Only spaces 15 to {TRACK_END} of a Progress Track score VP.",
+            raise RuleError(f"Only spaces 15 to {TRACK_END} of a Progress Track score VP, "
+                            f"not '{space}'.",
                             f"{where}.{space}", "unknown_field")
         out[space] = check_int(value, f"{where}.{space}", f"The VP for space {space}", 0,
                                MAX_VP)

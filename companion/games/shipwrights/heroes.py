@@ -36,8 +36,12 @@ def adjudicate_heroes(body: Any) -> dict:
     tracks = {}
     for key, positions in raw_tracks.items():
         name = check_name(key, f"tracks.{key}")
-        if name.casefold() == NEUTRAL or name in tracks:
-            raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}")
+        if name.casefold() == NEUTRAL:
+            raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}",
+                            "reserved_name")
+        if name in tracks:              # equal to another key once normalised
+            raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}",
+                            "duplicate_name")
         tracks[name] = parse_positions(positions, f"tracks.{key}")
     neutral = body.get("neutral")
     neutral = None if neutral is None else parse_positions(neutral, "neutral")

@@ -48,6 +48,10 @@ class BonusListField(SheetField):
             value = text_to_counts(value, where)
         if isinstance(value, dict):
             value = counts_to_list(value, where, self.choices)
+            if len(value) > self.max_items:     # counts that each fit but not together
+                raise RuleError(say("%(row)s: the box holds at most %(count)s such "
+                                    "Longships.", row=self.label, count=self.max_items),
+                                where, "too_many_pieces", 422)
         if not isinstance(value, list) or len(value) > self.max_items:
             raise RuleError(f"{self.label} must be a list of at most {self.max_items} bonus "
                             "types.", where)

@@ -39,7 +39,7 @@ def check_no_neutral_name(players: list[str]) -> None:
     for i, name in enumerate(players):
         if name.casefold() == NEUTRAL:
             raise RuleError("'Neutral' is the name of the neutral player's markers; pick "
-                            "another name.", f"players[{i}]")
+                            "another name.", f"players[{i}]", "reserved_name")
 
 
 def deal_round_cards(rng: random.Random, catalogue: dict) -> list[str]:
