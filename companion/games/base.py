@@ -205,11 +205,12 @@ def check_name(value: Any, field: str) -> str:
     if not isinstance(value, str):
         raise RuleError("A player needs a name.", field)
     name = normalise_name(value)
-    if not name:
-        raise RuleError("A player needs a name.", field)
-    if len(name) > MAX_NAME:
+    if not name:            # (only spaces or invisible format characters)
+        raise RuleError("A player needs a name.", field, "blank_name")
+    # as sent and as kept: padding stripped off a long text does not make it a short name
+    if len(value) > MAX_NAME or len(name) > MAX_NAME:
         raise RuleError(say("A player's name can be at most %(count)s characters.",
-                            count=MAX_NAME), field)
+                            count=MAX_NAME), field, "name_too_long")
     return name
 
 

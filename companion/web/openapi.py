@@ -5,6 +5,7 @@ import copy
 import re
 
 from ..games import GAMES
+from ..games.base import MAX_NUMBER
 from .openapi_catalogue import JSON_VALUE, catalogue_schema, put_body, rule_codes
 
 GAME_IDS = list(GAMES)
@@ -176,17 +177,6 @@ def _paths() -> dict:
     return {
         "/api/v1/games": {"get": _op("The games and their options", _ok({
             "type": "object", "required": ["games"]}))},
-        "/api/v1/games/{game_id}/setup": {"post": _op(
-            "A seeded setup. Seafarers: option layout 'book' (Four Islands, Oceans and Through "
-            "the Wasteland as the owner entered the book's diagram; until then the positions "
-            "with terrain null and layout_entered false) or 'variable' (the app's own, not "
-            "the book's); option target_vp only for The Great Crossing, whose book gives none "
-            "(target_vp null until set); every hex has a short label; pirate and robber with "
-            "pirate_note and robber_note", {**_ok(JSON_OBJECT), **_errors(400, 404, 413, 415, 422)},
-            _body(_ref("SetupRequest")), [game])},
-        "/api/v1/games/{game_id}/score": {"post": _op(
-            "Final scores", {**_ok(_ref("ScoreResponse")), **_errors(400, 404, 413, 415, 422)},
-            _body(_ref("ScoreRequest")), [game])},
         "/api/v1/games/shipwrights/heroes": {"post": _op(
             "Who holds each Hero", {**_ok(JSON_OBJECT), **_errors(400, 415, 422)},
             _body(_ref("HeroesRequest")))},
@@ -246,6 +236,7 @@ def _paths() -> dict:
             "Undo the latest save or import of the box data (owner key)",
             {**_ok(JSON_OBJECT), **_errors(401, 403, 404, 409)}, params=[game], secure=True)},
         "/api/v1/openapi.json": {"get": _op("This document", _ok(JSON_OBJECT))},
+        **_game_paths(),
     }
 
 
@@ -278,6 +269,33 @@ def catalogue_components(schemas: dict) -> dict:
                     for game_id, game in GAMES.items()})
     schemas["JsonValue"] = copy.deepcopy(JSON_VALUE)
     return schemas
+
+
+SETUP_SUMMARY = (
+    "A seeded setup. Seafarers: option layout 'book' (Four Islands, Oceans and Through the "
+    "Wasteland as the owner entered the book's diagram; until then the positions with terrain "
+    "null and layout_entered false) or 'variable' (the app's own, not the book's); option "
+    "target_vp only for The Great Crossing, whose book gives none (target_vp null until set); "
+    "every hex has a short label; pirate and robber with pirate_note and robber_note")
+
+
+def _game_paths() -> dict:
+    """POST /games/<id>/setup and /score, one path per game: the body is that game's own
+    (its options, its sheet), which a templated path could not say (a schema cannot depend on
+    a path parameter). The URLs are the contract's, unchanged."""
+    paths = {}
+    for game_id, game in GAMES.items():
+        key = game_id.capitalize()
+        paths[f"/api/v1/games/{game_id}/setup"] = {"post": _op(
+            f"{game.name}: a seeded setup" + (f". {SETUP_SUMMARY}" if game_id == "seafarers"
+                                              else ""),
+            {**_ok(JSON_OBJECT), **_errors(400, 413, 415, 422)},
+            _body(_ref(f"SetupRequest{key}")))}
+        paths[f"/api/v1/games/{game_id}/score"] = {"post": _op(
+            f"{game.name}: final scores", {**_ok(_ref("ScoreResponse")),
+                                           **_errors(400, 413, 415, 422)},
+            _body(_ref(f"ScoreRequest{key}")))}
+    return paths
 
 
 def openapi_document(app=None) -> dict:
@@ -386,8 +404,10 @@ def sane_text(document: dict) -> dict:
             requests += [media.get("schema") for media in
                          op.get("requestBody", {}).get("content", {}).values()]
     used = [schemas[name] for name in _referenced(requests, schemas)]
-    # (+ the generic Event: the events body in words; each game's Event<Game> is the body)
-    for schema in requests + used + [schemas["Event"]]:
+    # (+ the generic Event, SetupRequest and ScoreRequest: the bodies in words; each game's
+    # Event<Game>, SetupRequest<Game> and ScoreRequest<Game> is the body)
+    generic = [schemas[name] for name in ("Event", "SetupRequest", "ScoreRequest")]
+    for schema in requests + used + generic:
         _sane_schema(schema)
     return document
 
@@ -416,9 +436,9 @@ def _referenced(roots: list, schemas: dict) -> list[str]:
 MAX_SEED_TEXT = 200         # companion.plays.MAX_SEED
 MAX_NAME = 40               # companion.games.base.MAX_NAME
 NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": "\\S",
-        "description": "A player's name: 1 to 40 characters (after Unicode NFKC "
-                       "normalisation, invisible format characters removed); names that are "
-                       "equal ignoring case are the same player (a 400)."}
+        "description": "A player's name: 1 to 40 characters as sent and after Unicode NFKC "
+                       "normalisation (invisible format characters removed, spaces collapsed); "
+                       "names that are equal then, ignoring case, are the same player (a 400)."}
 SEED = {"type": ["string", "integer", "null"], "minLength": 1, "maxLength": MAX_SEED_TEXT,
         "pattern": "\\S", "minimum": -(2**63) + 1, "maximum": 2**63 - 1,
         "description": "The same seed gives the same setup on any machine; absent, null or "
@@ -496,15 +516,24 @@ def _option_schema(option) -> dict:
 
 
 def options_schema(game) -> dict:
-    """A game's setup options: each Option by its kind; a structured option the game checks
-    itself (option_passthrough) is an object or list described in its game's words."""
+    """A game's setup options: each Option by its kind, and the structured ones the game
+    checks itself (option_passthrough) by their own schemas."""
     properties = {o.name: _option_schema(o) for o in game.options}
-    for name in game.option_passthrough:
-        properties[name] = {"description": f"A structured option {game.name} checks itself "
-                                           "(see the game's help)."}
+    structured = structured_options(game.id)
+    assert set(structured) == set(game.option_passthrough), game.id
+    properties.update(structured)
     return {"type": "object", "additionalProperties": False, "properties": properties,
             "description": f"{game.name}: its setup options (GET /api/v1/games lists them "
-                           "with their defaults)."}
+                           "with their defaults).", **option_rules(game.id)}
+
+
+def option_rules(game_id: str) -> dict:
+    """Rules between a game's options that a schema can say."""
+    if game_id == "shipwrights":       # Nemesis cards by id or by number, not both
+        return {"not": {"required": ["nemesis", "nemesis_cards"], "properties": {
+            "nemesis": {"type": "array", "minItems": 1},
+            "nemesis_cards": {"type": "integer", "minimum": 1}}}}
+    return {}
 
 
 def _field_schema(field) -> dict:
@@ -529,6 +558,14 @@ def _field_schema(field) -> dict:
         return {"type": ["string", "null"], "maxLength": MAX_NAME, **words}
     if field.kind == "text":
         return {"type": "string", "maxLength": 500, **words}
+    if field.kind == "choices":             # one entry per item, e.g. each bonus longship
+        count = {"type": "integer", "minimum": 0, "maximum": field.max_items}
+        return {"anyOf": [{"type": "array", "items": {"enum": list(field.choices)},
+                           "maxItems": field.max_items},
+                          {"type": "object", "additionalProperties": False,
+                           "properties": {c: count for c in field.choices},
+                           "description": "or a count per kind (more than "
+                                          f"{field.max_items} in all is a 422)"}], **words}
     return words
 
 
@@ -550,6 +587,8 @@ def game_content(schemas: dict) -> dict:
         schemas[f"Sheet{key}"] = sheet_schema(game)
         plays.append({"type": "object", "properties": {
             "game": {"const": game_id}, "options": _ref(f"Options{key}")}})
+        schemas[f"SetupRequest{key}"] = setup_request(game, key)
+        schemas[f"ScoreRequest{key}"] = score_request(game, key)
     play = schemas["PlayRequest"]
     play["oneOf"] = plays
     play["properties"]["options"] = {"type": "object", "description": (
@@ -578,3 +617,107 @@ def game_content(schemas: dict) -> dict:
         "anyOf": [_ref(f"Sheet{g.capitalize()}") for g in GAMES],
         "description": "The sheet of the game in the path (its Sheet schema)"}
     return schemas
+
+
+def setup_request(game, key: str) -> dict:
+    """POST /games/<id>/setup: players by name in seat order, a seed, the game's options (a
+    wrong player count is a rule, 422)."""
+    return {"type": "object", "required": ["players"], "additionalProperties": False,
+            "description": f"{game.name}: a setup request.",
+            "properties": {"players": {"type": "array", "items": NAME, "uniqueItems": True},
+                           "seed": SEED, "options": _ref(f"Options{key}")}}
+
+
+def score_request(game, key: str) -> dict:
+    """POST /games/<id>/score: each player's sheet of this game, its options, and what else
+    the game scores from the table (Explorers' islands)."""
+    seat = {"type": "object", "required": ["name"], "additionalProperties": False,
+            "properties": {"name": NAME, "sheet": _ref(f"Sheet{key}")}}
+    return {"type": "object", "required": ["players"], "additionalProperties": False,
+            "description": f"{game.name}: a scoring request.",
+            "properties": {"players": {"type": "array", "items": seat},
+                           "options": _ref(f"Options{key}"), **score_extras(game.id)}}
+
+
+def score_extras(game_id: str) -> dict:
+    if game_id != "explorers":
+        return {}
+    from ..games.explorers.islands import (
+        INFLUENCE,
+        ISLAND_KEYS,
+        MAX_ISLAND_NAME,
+        MAX_ISLANDS,
+        PIECES,
+        STRUCTURES,
+    )
+
+    count = {"type": "integer", "minimum": 0, "maximum": MAX_NUMBER}
+    pieces = {k: {"anyOf": [{"type": "boolean"}, {"type": "integer", "minimum": 0,
+                                                   "maximum": PIECES[k]}],
+                  "description": f"The {k}, built or not (Rocks of Ruin)"}
+              if k in STRUCTURES else count for k in INFLUENCE}
+    island = {"type": "object", "required": ["tiles", "complete"],
+              "additionalProperties": False, "properties": {
+                  "tiles": {"type": "integer", "minimum": 1, "maximum": MAX_NUMBER},
+                  "complete": {"type": "boolean"}, "unraided_fortress": {"type": "boolean"},
+                  "name": {"type": ["string", "null"], "maxLength": MAX_ISLAND_NAME},
+                  "influence": {"type": ["object", "null"], "propertyNames": NAME,
+                                "additionalProperties": {
+                                    "type": ["object", "null"], "additionalProperties": False,
+                                    "properties": pieces},
+                                "description": "Each player's pieces on the island (a name "
+                                               "not at the table is a 422)"}}}
+    assert set(island["properties"]) == set(ISLAND_KEYS)
+    return {"islands": {"type": ["array", "null"], "items": island, "maxItems": MAX_ISLANDS,
+                        "description": "The islands on the table, scored for control"}}
+
+
+def structured_options(game_id: str) -> dict:
+    """The structured options (Game.option_passthrough) of a game, from the constants its
+    own checks use: Shipwrights' box values and solo opponent, Reavers' box values."""
+    if game_id == "shipwrights":
+        from ..games.shipwrights.catalogue import MAX_NEMESIS, MAX_VP
+        from ..games.shipwrights.rules import ROUNDS, SCORING_SPACES, TRACK_END, TRACKS
+
+        positions = {"type": "object", "required": list(TRACKS), "additionalProperties": False,
+                     "properties": {t: {"type": "integer", "minimum": 0, "maximum": TRACK_END}
+                                    for t in TRACKS}}
+        return {
+            "track_vp": {"type": ["object", "null"], "additionalProperties": False,
+                         "properties": {s: {"type": "integer", "minimum": 0, "maximum": MAX_VP}
+                                        for s in SCORING_SPACES},
+                         "description": "VP of the track spaces 15 to 18, over the box data's"},
+            "nemesis": {"type": ["array", "null"], "maxItems": MAX_NEMESIS,
+                        "uniqueItems": True, "items": {"type": "string"},
+                        "description": "Solo: the box data's Nemesis card ids to play against "
+                                       "(an id the box data lacks, or more than one player, "
+                                       "is a 422)"},
+            "solo_opponent": {
+                "type": ["object", "null"], "additionalProperties": False,
+                "required": ["heroes_won", "round_card_vp", "tracks"],
+                "description": "Solo scoring: the opponent's heroes, Round Card VP and markers",
+                "properties": {
+                    "heroes_won": {"type": "integer", "minimum": 0, "maximum": len(TRACKS)},
+                    "round_card_vp": {"type": "array", "minItems": ROUNDS, "maxItems": ROUNDS,
+                                      "items": {"type": "integer", "minimum": 0,
+                                                "maximum": MAX_NUMBER}},
+                    "tracks": positions}}}
+    if game_id == "reavers":
+        from ..games.reavers.box import MAX_SCHEDULE_LENGTH, MAX_SPOILS_TYPES, MAX_TYPE_NAME
+
+        glory = {"type": "integer", "minimum": 0, "maximum": MAX_NUMBER}
+        return {
+            "keep_spoils_schedule": {
+                "type": "object", "maxProperties": MAX_SPOILS_TYPES,
+                "propertyNames": {"type": "string", "maxLength": MAX_TYPE_NAME,
+                                  "pattern": "\\S"},
+                "additionalProperties": {"type": "array", "minItems": 1,
+                                         "maxItems": MAX_SCHEDULE_LENGTH, "items": glory},
+                "description": "Glory for 1, 2, ... keep spoils cards of each type (type "
+                               "names are matched ignoring case: one listed twice is a 400)"},
+            "wall_majority": {
+                "type": ["array", "null"], "minItems": 2, "maxItems": 2,
+                "items": {"anyOf": [glory, {"type": "null"}]},
+                "description": "Glory for the most and the second most wall tokens (null: "
+                               "not known; second above first is a 400)"}}
+    return {}

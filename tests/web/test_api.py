@@ -243,8 +243,9 @@ def test_catalogue_roundtrip_and_validation(owner_client):
 def test_openapi_document_lists_every_contract_path(client):
     doc = client.get("/api/v1/openapi.json").json
     assert doc["openapi"].startswith("3.1")
-    for path in ("/api/v1/games", "/api/v1/games/{game_id}/setup", "/api/v1/games/{game_id}/score",
-                 "/api/v1/games/shipwrights/heroes", "/api/v1/plays", "/api/v1/plays/{play_id}",
+    per_game = [f"/api/v1/games/{g}/{op}" for g in CONTRACT_IDS for op in ("setup", "score")]
+    for path in ("/api/v1/games", *per_game, "/api/v1/games/shipwrights/heroes",
+                 "/api/v1/plays", "/api/v1/plays/{play_id}",
                  "/api/v1/plays/{play_id}/events", "/api/v1/plays/{play_id}/undo",
                  "/api/v1/plays/{play_id}/redo", "/api/v1/plays/{play_id}/scoresheet.pdf",
                  "/api/v1/plays/{play_id}/join.svg", "/api/v1/catalogue/knarr",
@@ -399,3 +400,36 @@ def test_not_blank_means_what_the_servers_strip_means_to_every_engine():
             assert (re.search(pattern, char) is None) == blank, hex(ord(char))
             assert rust.is_valid(char) != blank, hex(ord(char))
             assert re.search(pattern, f"{char}a{char}")
+
+
+def test_refusals_the_document_cannot_describe_are_rules_or_named(client):
+    """What a JSON Schema cannot say is either a rule of the game as set up (422) or a 400
+    with its own code, which the schemathesis test excuses by name and nothing else."""
+    def error(path, body):
+        reply = client.post(path, json=body)
+        return reply.status_code, reply.get_json()["error"]["code"]
+
+    # a book scenario plays to the book's target: a rule, not a malformed option
+    assert error("/api/v1/games/seafarers/setup", {
+        "players": ["Ann", "Bo", "Cy"], "options": {"scenario": "new_shores",
+                                                   "target_vp": 29}}) == (422, "fixed_target")
+    assert client.post("/api/v1/games/seafarers/setup", json={
+        "players": ["Ann", "Bo", "Cy"], "options": {"scenario": "new_shores",
+                                                   "target_vp": 13}}).status_code == 200
+    assert error("/api/v1/games/knarr/score", {"players": [{"name": "Ann"}, {"name": "ANN"}]}
+                 ) == (400, "duplicate_name")
+    assert error("/api/v1/games/shipwrights/setup", {"players": ["Ann", "NEUTRAL"]}
+                 ) == (400, "reserved_name")
+    # Shipwrights checks its structured options wherever they arrive, setup included
+    assert error("/api/v1/games/shipwrights/setup", {
+        "players": ["Ann", "Bo"], "options": {"track_vp": {"19": 3}}}) == (400, "unknown_field")
+    # bonus longships as counts that each fit but not together: more than the box holds
+    sheet = {"longship_bonuses": {"raid_cards": 20, "upgrades": 20}}
+    assert error("/api/v1/games/shipwrights/score", {
+        "players": [{"name": "Ann", "sheet": sheet}, {"name": "Bo"}]}) == (422, "too_many_pieces")
+    # JSON's 42.0 is the number 42, as JSON Schema's integer says: the same seed
+    whole = client.post("/api/v1/games/knarr/setup", json={"players": ["Ann", "Bo"],
+                                                            "seed": 42.0}).get_json()
+    plain = client.post("/api/v1/games/knarr/setup", json={"players": ["Ann", "Bo"],
+                                                            "seed": 42}).get_json()
+    assert whole == plain and plain["seed"] == 42
