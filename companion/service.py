@@ -211,9 +211,11 @@ class PlayService:
         """The play's clock as shown now: a running stretch counts up to this moment."""
         return clock.read(state.get("clock"), self.now())
 
-    def record(self, play_id: str, body, row: PlayRow | None = None, at=None) -> dict:
-        """Validate and append one event; a stale expected_version raises Conflict."""
-        return self.change(play_id, body, at=at).state
+    def record(self, play_id: str, body, row: PlayRow | None = None, at=None,
+               whole: bool = True) -> dict:
+        """Validate and append one event; a stale expected_version raises Conflict.
+        ``whole=False`` (an import's replay) skips the whole-sheet check, as the replay did."""
+        return self.change(play_id, body, at=at, whole=whole).state
 
     def record_row(self, play_id: str, body, row: PlayRow | None = None,
                    at=None) -> tuple[PlayRow, dict]:
@@ -222,7 +224,8 @@ class PlayService:
         return done.row, done.state
 
     def change(self, play_id: str, body, *, key: str | None = None,
-               answer: Answer | None = None, at=None, check: Check | None = None) -> Done:
+               answer: Answer | None = None, at=None, check: Check | None = None,
+               whole: bool = True) -> Done:
         """Validate and append one event in one locked transaction: a write without
         expected_version waits its turn and never conflicts; a stale expected_version raises
         Conflict. ``key`` (an Idempotency-Key) is recorded with the event, and a repeat of it
@@ -230,10 +233,11 @@ class PlayService:
         ``at``: when it happened (an import keeps its events' times), else now; the event row
         and the game clock share it."""
         event = dict(parse_event(body), at=clock.parse(at) or self.now())
-        return self._twice(lambda: self._change(play_id, event, key, answer, check))
+        return self._twice(lambda: self._change(play_id, event, key, answer, check, whole))
 
     def _change(self, play_id: str, event: dict, key: str | None,
-                answer: Answer | None, check: Check | None = None) -> Done:
+                answer: Answer | None, check: Check | None = None,
+                whole: bool = True) -> Done:
         with self._writing(play_id, check) as write:
             done = self._replay_of(write, key)
             if done is not None:
@@ -242,7 +246,7 @@ class PlayService:
             if event["expected_version"] is not None and event["expected_version"] != row.version:
                 raise Conflict(row.version)
             known = self.known(row, write)
-            state = apply_event(known.state, event)
+            state = apply_event(known.state, event, check_whole=whole)
             summary = summary_of(state)
             version = write.append(event, finished=state["finished"], summary=summary,
                                    device=event["device"], at=event["at"])

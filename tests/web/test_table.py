@@ -230,6 +230,28 @@ def test_import_rejects_a_bad_event_naming_it_and_stores_nothing(client, app):
     assert len(app.extensions["companion"].store.recent_plays(limit=50)) == before
 
 
+def test_an_import_whose_sheets_a_later_check_refuses_is_kept_whole(client, app):
+    """An export recorded before a whole-sheet check existed is imported in full (its score
+    then names the problem), never cut off half way with a play and some of its events kept:
+    the replay and the recording of an import make the same checks."""
+    play = create(client)
+    play_rounds(client, play, finish=False)
+    doc = json.loads(page(client, play, "/export.json").data)
+    # five kinds of tapestry where the box has three: refused live as impossible_sheet
+    doc["events"].insert(2, {"type": "sheet", "data": {"player": "Ann", "fields": {
+        "tapestries": {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1}}}})
+    assert event(client, play, "sheet", doc["events"][2]["data"]).get_json()["error"][
+        "code"] == "impossible_sheet"
+    before = len(app.extensions["companion"].store.recent_plays(limit=50))
+    response = client.post("/api/v1/plays/import", json=doc)
+    assert response.status_code == 201, response.get_json()
+    new = response.get_json()
+    assert new["state"]["version"] == len(doc["events"])
+    assert new["state"]["sheets"]["Ann"]["tapestries"] == {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1}
+    assert new["state"]["score"]["error"]["code"] == "impossible_sheet"
+    assert len(app.extensions["companion"].store.recent_plays(limit=50)) == before + 1
+
+
 @pytest.mark.parametrize("doc, field", [
     ({"format": "something-else"}, "format"),
     ({"format": "north-sea-companion/play", "format_version": 9}, "format_version"),
