@@ -241,6 +241,8 @@ def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
     if doc.get("format") != FORMAT:
         raise RuleError(f"This is not a {APP_NAME} play export (format '{FORMAT}').", "format")
     version = doc.get("format_version")
+    if isinstance(version, float) and version.is_integer():
+        version = int(version)              # 1.0 is JSON's (and JSON Schema's) integer 1
     if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
         raise RuleError(f"Only export format version {FORMAT_VERSION} can be read.",
                         "format_version")

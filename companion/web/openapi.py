@@ -222,7 +222,7 @@ def _paths() -> dict:
             "A new play (new tokens) from an export, its events replayed through every check "
             "(sheet checks added after the play was recorded excepted)",
             {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422, 429)},
-            _body(JSON_OBJECT))},
+            _body(_ref("ImportRequest")))},
         **catalogue_paths(),
         "/api/v1/catalogue/{game_id}/versions": {"get": _op(
             "The kept versions of the box data, newest first",
@@ -610,6 +610,12 @@ def game_content(schemas: dict) -> dict:
     event_type = schemas["Event"]["properties"]["type"]
     event_type["enum"] = list(kinds)        # from companion.plays and each Game.event_types
     event_type["description"] += f" Each game's own: {own}."
+    for game_id, game in GAMES.items():     # after the Event<Game>s it is built from
+        schemas[f"Import{game_id.capitalize()}"] = import_request(game, schemas)
+    schemas["ImportRequest"] = {
+        "oneOf": [_ref(f"Import{g.capitalize()}") for g in GAMES],
+        "description": "A play export (GET /api/v1/plays/{play_id}/export) read back: its "
+                       "game's Import schema, by the export's game."}
     seat = schemas["ScoreRequest"]["properties"]["players"]["items"]
     seat.update(required=["name"], additionalProperties=False)     # the server's 400s
     seat["properties"]["name"] = NAME
@@ -721,3 +727,41 @@ def structured_options(game_id: str) -> dict:
                 "description": "Glory for the most and the second most wall tokens (null: "
                                "not known; second above first is a 400)"}}
     return {}
+
+
+def import_request(game, schemas: dict) -> dict:
+    """POST /plays/import for an export of ``game`` (companion.exports.parse_import): the
+    play's seats, options, seed and box data as a new play takes them, and its events, each
+    as the game's Event<Game> takes it, replayed in order (a rule one breaks is a 422). Keys
+    an export holds for people and other apps (result, times, names) are read as any JSON."""
+    from ..exports import FORMAT, FORMAT_VERSION, MAX_EVENTS
+
+    key = game.id.capitalize()
+    ignored = _ref("JsonValue")
+    events = []
+    for branch in schemas[f"Event{key}"]["oneOf"]:
+        properties = {"type": branch["properties"]["type"],
+                      "data": branch["properties"]["data"],
+                      "at": {**ignored, "description": "When it happened (ISO 8601): the "
+                                                       "import's game clock counts the same"}}
+        events.append({"type": "object", "required": branch["required"],
+                       "properties": properties, "additionalProperties": ignored})
+    seed = {**SEED, "type": ["string", "integer"]}          # an export always holds one
+    return {
+        "type": "object",
+        "required": ["format", "format_version", "game", "players", "seed", "events"],
+        "additionalProperties": ignored, "description": f"A {game.name} play export.",
+        "properties": {
+            "format": {"const": FORMAT}, "format_version": {"type": "integer",
+                                                            "maximum": FORMAT_VERSION},
+            "game": {"const": game.id},
+            "players": copy.deepcopy(schemas["PlayRequest"]["properties"]["players"]),
+            "options": {"anyOf": [_ref(f"Options{key}"), {"type": "null"}]},
+            "seed": seed,
+            "catalogue": {"anyOf": [_ref(f"Catalogue{key}"), {"type": "null"}],
+                          "description": "The box data the play was recorded with (null or "
+                                         "{}: this installation's)"},
+            "events": {"type": "array", "maxItems": MAX_EVENTS, "items": {"oneOf": events},
+                       "description": "The events in order, replayed through every check of "
+                                      "a live play (whole-sheet checks added after the play "
+                                      "was recorded excepted)"}}}
