@@ -216,8 +216,8 @@ def check_in_play(game: Game, options: dict, data: dict) -> None:
         for name in rows if isinstance(rows, dict) else ():
             spec = labels.get(name)
             if spec is not None and name not in active:
-                raise RuleError(f"{spec.label} is only on the sheet with the option "
-                                f"{spec.when}, which this play does not use.",
+                raise RuleError(say("%(row)s is scored only with %(option)s on.",
+                                    row=spec.label, option=spec.when_label or spec.when),
                                 f"data.{part}.{name}", "field_not_in_play", 422)
 
 

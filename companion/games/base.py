@@ -330,7 +330,7 @@ def parse_sheet(fields: Sequence[SheetField], sheet: Any, options: dict, where: 
             raise RuleError(say("%(row)s is scored only with %(option)s on.",
                                 row=idle[key].label,
                                 option=idle[key].when_label or idle[key].when),
-                            f"{where}.{key}", "needs_option", 422)
+                            f"{where}.{key}", "field_not_in_play", 422)
         if key not in by_name:
             raise RuleError(f"Unknown score-sheet field '{key}'.", f"{where}.{key}",
                             "unknown_field")

@@ -268,7 +268,7 @@ def test_rocks_of_ruin_gold_and_fortresses():
     # a row of the expansion without it: a rule of the game as set up (422), not an unknown
     # field (400), so the API's document can describe the sheet exactly
     without = rejected(lambda: score({"gold": 1}), "players[0].sheet.gold", 422)
-    assert without.code == "needs_option" and "Rocks of Ruin" in without.message
+    assert without.code == "field_not_in_play" and "Rocks of Ruin" in without.message
     assert rejected(lambda: score({"goldd": 1}), "players[0].sheet.goldd").code \
         == "unknown_field"
 
