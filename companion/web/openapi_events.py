@@ -15,27 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..games.base import MAX_NAME, MAX_NUMBER, Game
-from .openapi import DEVICE
+from .openapi import DEVICE, PYTHON_SPACE
 
 # ------------------------------------------------------------------ building blocks
 # Python's str.strip()/split() whitespace (what the handlers use), spelled out as a class so
-# that every regex engine reading the document (Python's, Rust's, ECMA's) agrees on it.
-_SPACES = [c for c in map(chr, range(0x110000)) if c.isspace()]
-
-
-def _char_class(chars: list[str], negate: bool = False) -> str:
-    runs: list[list[int]] = []
-    for code in sorted(map(ord, chars)):
-        if runs and code == runs[-1][1] + 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    parts = [f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in runs]
-    return f"[{'^' if negate else ''}{''.join(parts)}]"
-
-
-SPACE = _char_class(_SPACES)
-NOT_SPACE = _char_class(_SPACES, negate=True)
+# that every regex engine reading the document (Python's, Rust's, ECMA's) agrees on it: the
+# document's one list (openapi.PYTHON_SPACE).
+SPACE = f"[{PYTHON_SPACE}]"
+NOT_SPACE = f"[^{PYTHON_SPACE}]"
 EMPTY = {"enum": [None, ""], "description": "null or \"\": left out"}
 
 
