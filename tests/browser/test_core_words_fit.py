@@ -13,11 +13,21 @@ OVERFLOW = """(selectors) => selectors.flatMap((s) => [...document.querySelector
     .filter((el) => el.scrollWidth > el.clientWidth + 1
                     || el.getBoundingClientRect().right > window.innerWidth + 1)
     .map((el) => el.outerHTML.slice(0, 160))"""
-# the Undo buttons cut their label to one row by design (the full words are their aria-label):
-# they only have to stay on the screen
+# the Undo buttons cut their label after two lines by design (the full words are their
+# aria-label): they have to stay on the screen
 OFF_SCREEN = """(selector) => [...document.querySelectorAll(selector)]
     .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
     .map((el) => el.outerHTML.slice(0, 160))"""
+# ... and show the start of what they undo, not only their verb (German "Rückgängig:" filled
+# the one row they had): the first word after "verb: " lies wholly inside the button
+CHANGE_IN_SIGHT = """(selector) => {
+    const span = document.querySelector(selector), text = span.firstChild;
+    const at = text.data.indexOf(": ") + 2, range = document.createRange();
+    const end = text.data.indexOf(" ", at);
+    range.setStart(text, at); range.setEnd(text, end < 0 ? text.data.length : end);
+    const letter = range.getBoundingClientRect();
+    const box = span.closest("button").getBoundingClientRect();
+    return letter.bottom <= box.bottom + 1 && letter.right <= box.right + 1; }"""
 
 
 def call(live_server, path, body, token=None):
@@ -49,6 +59,7 @@ def test_german_sentences_fit_a_phone(live_server, phone):
     assert page.evaluate(OVERFLOW, ["ul.notices li", ".controls button.primary", "header",
                                     "header nav"]) == []
     assert page.evaluate(OFF_SCREEN, ".controls button") == []
+    assert page.evaluate(CHANGE_IN_SIGHT, "[data-undo-shared] .clamp") is True
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     page.goto(f"{live_server.url}/plays/{knarr['id']}/{knarr['edit_token']}")

@@ -298,7 +298,8 @@ def test_an_explorers_undo_label_is_in_the_phones_language(client, lang, label):
     send(client, play, "set_influence", island=0, player="Bo", add={"vikings": 2, "outposts": 1})
     page = client.get(f"/plays/{play['id']}/{play['edit_token']}",
                       headers={"Accept-Language": lang}).get_data(as_text=True)
-    button = re.search(r"<button[^>]*data-undo-shared>(.*?)</button>", page, re.S)
+    button = re.search(r"<button[^>]*data-undo-shared><span class=\"clamp\">(.*?)</span></button>",
+                       page, re.S)
     assert html.unescape(button.group(1).strip()) == label
 
 
