@@ -1,6 +1,8 @@
 """The table experience: join by QR, history and charts, exports and import, blank score pads."""
 from __future__ import annotations
 
+import contextlib
+
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from ..charts import duration_stats, line_chart_svg, player_stats, round_series
@@ -118,11 +120,18 @@ def import_play(doc) -> tuple[PlayRow, dict]:
     catalogue = game.validate_catalogue(snapshot) if snapshot else service().catalogue(game.id)
     check_replay(body, events, catalogue)
     row, tokens, _ = service().create(body, catalogue, _parse_time(doc.get("started_at")))
-    for event in events:
-        # the checks the replay made, no more: a whole-sheet check added after the export
-        # was recorded must not cut the import off half way (its score names the problem)
-        service().record(row.id, {"type": event["type"], "data": event["data"]},
-                         at=_parse_time(event.get("at")), whole=False)
+    try:
+        for event in events:
+            # the checks the replay made, no more: a whole-sheet check added after the export
+            # was recorded must not cut the import off half way (its score names the problem)
+            service().record(row.id, {"type": event["type"], "data": event["data"]},
+                             at=_parse_time(event.get("at")), whole=False)
+    except BaseException:
+        # all or nothing: a failure part way (the database gone, a worker stopped) takes the
+        # new play away again rather than leave part of it; its own failure must not hide why
+        with contextlib.suppress(Exception):
+            service().store.delete_play(row.id)
+        raise
     return service().load(row.id), tokens
 
 

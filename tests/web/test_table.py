@@ -252,6 +252,30 @@ def test_an_import_whose_sheets_a_later_check_refuses_is_kept_whole(client, app)
     assert len(app.extensions["companion"].store.recent_plays(limit=50)) == before + 1
 
 
+def test_an_import_that_fails_part_way_leaves_no_play_behind(client, app, monkeypatch):
+    """All or nothing: the database failing at the fourth event takes the new play away."""
+    from sqlalchemy.exc import OperationalError
+
+    play = create(client)
+    play_rounds(client, play, finish=False)
+    doc = json.loads(page(client, play, "/export.json").data)
+    service = app.extensions["companion"]
+    store = service.store
+    before = len(store.recent_plays(limit=50))
+    real, calls = service.record, []
+
+    def failing(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 4:
+            raise OperationalError("INSERT", {}, Exception("the database went away"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service, "record", failing)
+    response = client.post("/api/v1/plays/import", json=doc)
+    assert response.status_code == 503 and len(calls) == 4
+    assert len(store.recent_plays(limit=50)) == before
+
+
 @pytest.mark.parametrize("doc, field", [
     ({"format": "something-else"}, "format"),
     ({"format": "north-sea-companion/play", "format_version": 9}, "format_version"),
