@@ -448,16 +448,22 @@ SEAT = {"oneOf": [NAME, {"type": "object", "required": ["name"], "additionalProp
                          "properties": {"name": NAME, "colour": {"type": "string"}}}]}
 
 
+def marker_positions() -> dict:
+    """Shipwrights' three markers (shipwrights.heroes.parse_positions): all three, 0..18."""
+    from ..games.shipwrights.rules import TRACK_END, TRACKS
+
+    return {"type": "object", "required": list(TRACKS), "additionalProperties": False,
+            "properties": {t: {"type": "integer", "minimum": 0, "maximum": TRACK_END}
+                           for t in TRACKS},
+            "description": "Marker positions on the three tracks."}
+
+
 def heroes_request() -> dict:
     """POST /games/shipwrights/heroes: every player's (and the neutral's) three marker
     positions, from companion.games.shipwrights (its tracks, track end and most holders)."""
     from ..games.shipwrights.heroes import MAX_HOLDERS
-    from ..games.shipwrights.rules import TRACK_END, TRACKS
 
-    positions = {"type": "object", "required": list(TRACKS), "additionalProperties": False,
-                 "properties": {t: {"type": "integer", "minimum": 0, "maximum": TRACK_END}
-                                for t in TRACKS},
-                 "description": "Marker positions on the three tracks."}
+    positions = marker_positions()
     return {"type": "object", "required": ["tracks"], "additionalProperties": False,
             "properties": {
                 "tracks": {"type": "object", "propertyNames": NAME, "minProperties": 1,
@@ -679,19 +685,18 @@ def score_extras(game_id: str) -> dict:
 
 
 def structured_options(game_id: str) -> dict:
-    """The structured options (Game.option_passthrough) of a game, from the constants its
-    own checks use: Shipwrights' box values and solo opponent, Reavers' box values."""
-    if game_id == "shipwrights":
-        from ..games.shipwrights.catalogue import MAX_NEMESIS, MAX_VP
-        from ..games.shipwrights.rules import ROUNDS, SCORING_SPACES, TRACK_END, TRACKS
+    """The structured options (Game.option_passthrough) of a game: the box values a request
+    may carry over the box data's, as the box data's own schema (the same checks take them),
+    and Shipwrights' solo choices."""
+    from .openapi_catalogue import BUILDERS
 
-        positions = {"type": "object", "required": list(TRACKS), "additionalProperties": False,
-                     "properties": {t: {"type": "integer", "minimum": 0, "maximum": TRACK_END}
-                                    for t in TRACKS}}
+    if game_id == "shipwrights":
+        from ..games.shipwrights.catalogue import MAX_NEMESIS
+        from ..games.shipwrights.rules import ROUNDS, TRACKS
+
+        track_vp = BUILDERS["shipwrights"]()["properties"]["track_vp"]
         return {
-            "track_vp": {"type": ["object", "null"], "additionalProperties": False,
-                         "properties": {s: {"type": "integer", "minimum": 0, "maximum": MAX_VP}
-                                        for s in SCORING_SPACES},
+            "track_vp": {"anyOf": [track_vp, {"type": "null"}],
                          "description": "VP of the track spaces 15 to 18, over the box data's"},
             "nemesis": {"type": ["array", "null"], "maxItems": MAX_NEMESIS,
                         "uniqueItems": True, "items": {"type": "string"},
@@ -707,25 +712,10 @@ def structured_options(game_id: str) -> dict:
                     "round_card_vp": {"type": "array", "minItems": ROUNDS, "maxItems": ROUNDS,
                                       "items": {"type": "integer", "minimum": 0,
                                                 "maximum": MAX_NUMBER}},
-                    "tracks": positions}}}
+                    "tracks": marker_positions()}}}
     if game_id == "reavers":
-        from ..games.reavers.box import MAX_SCHEDULE_LENGTH, MAX_SPOILS_TYPES, MAX_TYPE_NAME
-
-        glory = {"type": "integer", "minimum": 0, "maximum": MAX_NUMBER}
-        return {
-            "keep_spoils_schedule": {
-                "type": "object", "maxProperties": MAX_SPOILS_TYPES,
-                "propertyNames": {"type": "string", "maxLength": MAX_TYPE_NAME,
-                                  "pattern": "\\S"},
-                "additionalProperties": {"type": "array", "minItems": 1,
-                                         "maxItems": MAX_SCHEDULE_LENGTH, "items": glory},
-                "description": "Glory for 1, 2, ... keep spoils cards of each type (type "
-                               "names are matched ignoring case: one listed twice is a 400)"},
-            "wall_majority": {
-                "type": ["array", "null"], "minItems": 2, "maxItems": 2,
-                "items": {"anyOf": [glory, {"type": "null"}]},
-                "description": "Glory for the most and the second most wall tokens (null: "
-                               "not known; second above first is a 400)"}}
+        box = BUILDERS["reavers"]()["properties"]
+        return {key: box[key] for key in ("keep_spoils_schedule", "wall_majority")}
     return {}
 
 
