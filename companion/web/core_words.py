@@ -43,6 +43,40 @@ OPTION_WORDS = (
 )
 
 
+# What each game's rows, options and box data are for, as the games say it (the hints under
+# the score-sheet rows and options, the box data list): our own translations.
+HELP_WORDS = (
+    _l('Round Cards (title, track icons, solo VP, draft arrows, trades), the track icon of each '
+       "of the 6 Huts, the VP of track spaces 15-18 and the 4 Nemesis cards' icons: all printed "
+       'only on the cards.'),
+    _l('How many of each type you delivered.'),
+    _l('The strength (2 to 5) of each settlement you raided.'),
+    _l('The captain you kept.'),
+    _l('The solo game deals 2 captains and scores the lower one.'),
+    _l('Shortest route; only the Archer scores this.'),
+    _l('The value (4 to 6) of each fortress you raided.'),
+    _l('Only for a captain whose bonus the app cannot compute; ignored for the others.'),
+    _l('Extra captains your Rocks of Ruin box holds beyond the Berserker and the Adventurer: '
+       "each one's name and bonus. Their bonus VP is typed on the score sheet."),
+    _l('Where the round marker stands on the score track.'),
+    _l('0 to 3; breaks ties together with the bracelets.'),
+    _l('0 to 3; breaks ties together with the recruits.'),
+    _l('The VP printed on each space of the Reputation track, from the starting space on, read '
+       'off the board.'),
+    _l('Battles, spoils and other glory on the track. In a play the app adds territory glory at '
+       'each cleanup itself.'),
+    _l('2 glory each.'),
+    _l('e.g. Treasure, Art, Armor: scored as sets by the printed schedule.'),
+    _l('15 per set of the 3 different tapestries, 2 for each other one.'),
+    _l("No rule is published. share: tied players each take the place's full value and the next "
+       'place is skipped; split: they share it.'),
+    _l('The glory for sets of 1, 2, 3 … cards printed at the bottom of the Treasure, Art and '
+       'Armor cards, and the glory for the most and second most wall tokens.'),
+    _l('The book\'s layouts of the scenarios laid out "as shown" (Four Islands, Oceans, Through '
+       "the Wasteland), entered once from your rulebook's diagrams, each holding exactly the "
+       "book's material list."),
+)
+
 # Score-sheet rows as the games label them. The North Sea rows' German and French are our own
 # translations (no German or French rulebook at hand); Catan's use the published Catan terms.
 SHEET_WORDS = (

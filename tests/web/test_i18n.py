@@ -91,6 +91,26 @@ def test_catalogues_are_complete_and_keep_their_placeholders(lang):
         assert "fuzzy" not in message.flags, (lang, ids[0])
 
 
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_every_word_a_game_shows_players_is_translated(lang):
+    """The games' own words the pages show through core(): score-sheet rows and their hints,
+    options with their hints and choices, phases, and what the box data holds (the German play
+    page showed Reavers' row hints in English, one of them with a German "und" in it)."""
+    with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        translated = {m.id for m in read_po(handle, locale=lang) if m.id and m.string}
+    from companion.games import GAMES
+
+    words = set()
+    for game in GAMES.values():
+        words |= {game.catalogue_help} | set(game.phases)
+        for field in game.sheet_fields:
+            words |= {field.label, field.help}
+        for option in game.options:
+            words |= {option.label, option.help, *(label for _, label in option.choice_labels)}
+    missing = sorted(w for w in words - {""} if w not in translated)
+    assert not missing, missing
+
+
 def test_an_error_page_does_not_echo_its_address_in_the_language_links(client):
     html = client.get("/plays/abc123/secret-token-x").get_data(as_text=True)
     assert "secret-token-x" not in html and 'hreflang="de"' in html

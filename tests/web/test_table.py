@@ -389,6 +389,23 @@ def test_blank_pad_has_the_game_rows_and_player_columns(client, game, rows):
         assert row in text
 
 
+@pytest.mark.parametrize("lang, words, english", [
+    ("de", ["Entdecker der Nordsee", "Wertungsblock", "Datum", "Spieler", "Gleichstand",
+            "Summe", "1–5 Personen"], ["score pad", "Tie-break", "players"]),
+    ("fr", ["Explorateurs de la Mer du Nord", "bloc de score", "Lieu", "Départage",
+            "1–5 joueurs"], ["score pad", "Tie-break", "players"]),
+])
+def test_a_blank_pad_speaks_the_phones_language(client, lang, words, english):
+    """The printed pad, not only the pages: its head, rows, foot and game name (it was all
+    English on a German phone)."""
+    response = client.get("/pads/explorers.pdf?players=3", headers={"Accept-Language": lang})
+    text = " ".join(pdf_text(response.data)[0].split())
+    for word in words:
+        assert word in text, (word, text[:400])
+    for word in english:
+        assert word not in text, (word, text[:400])
+
+
 def test_pad_rows_fall_back_to_the_sheet_or_a_single_row():
     from companion.games.base import Game, SheetField
     from companion.web.sheets import pad_rows

@@ -79,10 +79,10 @@ class SeafarersGame(Game):
                help="Only for The Great Crossing, whose section names no target; the other "
                     "scenarios play to the book's."),
     )
-    catalogue_help = ("The book's layouts of the scenarios laid out \"as shown\": {\"layouts\": "
-                      "{\"four_islands/3\": {\"hexes\": [{\"q\", \"r\", \"terrain\", "
-                      "\"number\", \"hidden\"}], \"harbours\": [{\"q\", \"r\", "
-                      "\"facing\"}]}}}, each holding exactly the book's material list.")
+    # in players' words (the box data page lists it); the JSON shape is in the API's document
+    catalogue_help = ("The book's layouts of the scenarios laid out \"as shown\" (Four Islands, "
+                      "Oceans, Through the Wasteland), entered once from your rulebook's "
+                      "diagrams, each holding exactly the book's material list.")
     sheet_fields = (
         SheetField("settlements", "Settlements on the board", maximum=5),
         SheetField("cities", "Cities on the board", maximum=8),
