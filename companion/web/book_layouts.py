@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from ..games.base import RuleError
@@ -21,10 +22,12 @@ from . import service
 from .core_words import core
 
 bp = Blueprint("book_layouts", __name__)
-TERRAIN_NAMES = {"sea": "sea", "desert": "wasteland", "gold": "gold", "fields": "fields (grain)",
-                 "hills": "hills (brick)", "mountains": "mountains (ore)",
-                 "pasture": "pasture (wool)", "forest": "forest (lumber)"}
-FACINGS = ("east", "north-east", "north-west", "west", "south-west", "south-east")
+TERRAIN_NAMES = {"sea": _l("sea"), "desert": _l("wasteland (desert)"), "gold": _l("gold"),
+                 "fields": _l("fields (grain)"), "hills": _l("hills (brick)"),
+                 "mountains": _l("mountains (ore)"), "pasture": _l("pasture (wool)"),
+                 "forest": _l("forest (lumber)")}
+FACINGS = (_l("east"), _l("north-east"), _l("north-west"), _l("west"), _l("south-west"),
+           _l("south-east"))
 
 
 def owner_refusal() -> RuleError | None:

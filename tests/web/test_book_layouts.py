@@ -102,3 +102,23 @@ def test_a_refusal_names_the_hex_by_its_label_in_plain_words(owner_client):
     empty = owner_client.post("/catalogue/seafarers/layouts/four_islands/3", data={})
     assert "Nothing is entered yet" in empty.get_data(as_text=True)
     assert "{q, r" not in empty.get_data(as_text=True)
+
+
+def test_the_layout_pages_speak_the_phones_language(client):
+    """The owner's layout editor and its list in German and French, terrain names and
+    compass points included (they were English on every phone)."""
+    for lang, words, english in (
+            ("de", ["Die Aufbauten des Hefts", "Die vier Inseln, 3 Personen", "Landschaft",
+                    "Ackerland (Getreide)", "nicht auf dem Spielplan", "Nordosten",
+                    "Das Heft nennt"], ["off board", "Harbour faces", "The book lists"]),
+            ("fr", ["Les dispositions du livret", "Terrain", "champs (blé)", "hors du plateau",
+                    "nord-est", "Le livret indique"], ["off board", "Harbour faces"])):
+        headers = {"Accept-Language": lang}
+        listing = client.get("/catalogue/seafarers/layouts", headers=headers)
+        editor = client.get("/catalogue/seafarers/layouts/four_islands/3", headers=headers)
+        assert listing.status_code == editor.status_code == 200
+        html = listing.get_data(as_text=True) + editor.get_data(as_text=True)
+        for word in words:
+            assert word in html, (lang, word)
+        for word in english:
+            assert word not in html, (lang, word)
