@@ -22,6 +22,7 @@ from .games.base import (
     new_seed,
     parse_sheet,
     player_of,
+    refuse_idle_rows,
     say,
 )
 
@@ -189,7 +190,8 @@ def apply_sheet(game: Game, state: dict, data: dict) -> dict:
                        "Pick a player of this play.")
     if data.get("fields") is None and data.get("add") is None:
         raise RuleError("A sheet change needs fields to set or numbers to add.", "data.fields")
-    check_in_play(game, state["options"], data)
+    # (parse_sheet refuses the fields' idle rows the same way)
+    refuse_idle_rows(game.sheet_fields, state["options"], data.get("add"), "data.add")
     fields = parse_sheet(game.sheet_fields, data.get("fields"), state["options"],
                          "data.fields", fill=False)
     add = parse_add(game.sheet_fields_for(state["options"]), data.get("add"))
@@ -203,22 +205,6 @@ def apply_sheet(game: Game, state: dict, data: dict) -> dict:
     for name, delta in add.items():
         sheet[name] = added(specs[name], sheet.get(name), delta, player)
     return state
-
-
-def check_in_play(game: Game, options: dict, data: dict) -> None:
-    """A row of the game's sheet that this play's options leave out (an expansion's row
-    without the expansion) breaks a rule of this play: 422 field_not_in_play. (Rows the game
-    does not have at all stay the 400 unknown_field of parse_sheet / parse_add.)"""
-    active = {f.name for f in game.sheet_fields_for(options)}
-    labels = {f.name: f for f in game.sheet_fields}
-    for part in ("fields", "add"):
-        rows = data.get(part)
-        for name in rows if isinstance(rows, dict) else ():
-            spec = labels.get(name)
-            if spec is not None and name not in active:
-                raise RuleError(say("%(row)s is scored only with %(option)s on.",
-                                    row=spec.label, option=spec.when_label or spec.when),
-                                f"data.{part}.{name}", "field_not_in_play", 422)
 
 
 ADDABLE = ("int", "counts", "choices")

@@ -313,6 +313,21 @@ def active_fields(fields: Sequence[SheetField], options: dict) -> list[SheetFiel
     return [f for f in fields if f.when is None or options.get(f.when)]
 
 
+def refuse_idle_rows(fields: Sequence[SheetField], options: dict, rows: Any,
+                     where: str) -> None:
+    """A row of this game that an option adds (Rocks of Ruin's gold), named while the option
+    is off: a rule of the game as set up, not a malformed sheet, so a 422 (api.md) like other
+    expansion rules. Rows the game does not have at all are left to the caller (400)."""
+    active = {f.name for f in active_fields(fields, options)}
+    idle = {f.name: f for f in fields if f.name not in active}
+    for key in rows if isinstance(rows, dict) else ():
+        if key in idle:
+            raise RuleError(say("%(row)s is scored only with %(option)s on.",
+                                row=idle[key].label,
+                                option=idle[key].when_label or idle[key].when),
+                            f"{where}.{key}", "field_not_in_play", 422)
+
+
 def parse_sheet(fields: Sequence[SheetField], sheet: Any, options: dict, where: str,
                 *, fill: bool = True) -> dict:
     """Validate one player's sheet. Unknown fields are 400; missing ones count as empty
@@ -322,15 +337,8 @@ def parse_sheet(fields: Sequence[SheetField], sheet: Any, options: dict, where: 
     if not isinstance(sheet, dict):
         raise RuleError("A sheet must be an object of fields.", where)
     by_name = {f.name: f for f in active_fields(fields, options)}
-    idle = {f.name: f for f in fields if f.name not in by_name}
+    refuse_idle_rows(fields, options, sheet, where)
     for key in sheet:
-        if key in idle:
-            # a row of this game that an option adds (Rocks of Ruin's gold): a rule of the
-            # game as set up, not a malformed sheet, so 422 (api.md) like other expansion rules
-            raise RuleError(say("%(row)s is scored only with %(option)s on.",
-                                row=idle[key].label,
-                                option=idle[key].when_label or idle[key].when),
-                            f"{where}.{key}", "field_not_in_play", 422)
         if key not in by_name:
             raise RuleError(f"Unknown score-sheet field '{key}'.", f"{where}.{key}",
                             "unknown_field")
