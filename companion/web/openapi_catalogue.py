@@ -68,6 +68,7 @@ def casefold_equal(words: tuple[str, ...]) -> str:
 
 
 def whole(minimum: int, maximum: int, description: str = "") -> dict:
+    """A whole number the server reads with check_int (a JSON integer; 2.0 counts as 2)."""
     out = {"type": "integer", "minimum": minimum, "maximum": maximum}
     return {**out, "description": description} if description else out
 

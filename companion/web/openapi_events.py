@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from ..games.base import MAX_NAME, MAX_NUMBER, Game
 from .openapi import DEVICE, PYTHON_SPACE
+from .openapi_catalogue import whole
 
 # ------------------------------------------------------------------ building blocks
 # Python's str.strip()/split() whitespace (what the handlers use), spelled out as a class so
@@ -24,12 +25,6 @@ from .openapi import DEVICE, PYTHON_SPACE
 SPACE = f"[{PYTHON_SPACE}]"
 NOT_SPACE = f"[^{PYTHON_SPACE}]"
 EMPTY = {"enum": [None, ""], "description": "null or \"\": left out"}
-
-
-def whole(minimum: int, maximum: int, words: str = "") -> dict:
-    """A whole number the handler reads with check_int (a JSON integer; 2.0 counts as 2)."""
-    schema = {"type": "integer", "minimum": minimum, "maximum": maximum}
-    return {**schema, "description": words} if words else schema
 
 
 def delta(limit: int, words: str = "") -> dict:
