@@ -10,7 +10,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from .games.base import RuleError
+from .games.errors import RuleError
 
 
 def register_cli(app: Flask) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .games.base import RuleError
+from .games.errors import RuleError
 
 EVENTS = ("pause", "resume")
 

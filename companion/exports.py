@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .games import get_game
-from .games.base import RuleError
+from .games.errors import RuleError
 from .plays import apply_event, new_state
 
 FORMAT = "north-sea-companion/play"

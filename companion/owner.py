@@ -12,7 +12,7 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
-from .games.base import RuleError
+from .games.errors import RuleError
 from .secretfile import read_or_make
 
 OWNER_COOKIE = "nsc_owner"

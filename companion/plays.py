@@ -10,21 +10,19 @@ from typing import Any
 
 from . import clock
 from .games import Game, get_game
-from .games.base import (
+from .games.box_questions import complete_answer
+from .games.errors import RuleError, say
+from .games.inputs import (
     MAX_NAME,
-    RuleError,
     check_delta,
     check_name,
     check_object,
-    complete_answer,
     is_whole_number_text,
-    make_rng,
-    new_seed,
     parse_sheet,
     player_of,
     refuse_idle_rows,
-    say,
 )
+from .games.protocol import make_rng, new_seed
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
 COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", *clock.EVENTS)

@@ -15,7 +15,9 @@ from sqlalchemy.exc import IntegrityError
 
 from . import clock
 from .games import get_game
-from .games.base import RuleError, check_object, new_seed, say
+from .games.errors import RuleError, say
+from .games.inputs import check_object
+from .games.protocol import new_seed
 from .plays import (
     apply_event,
     check_expected,

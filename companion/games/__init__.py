@@ -1,9 +1,10 @@
 """THE RULES: a registry of games. Pure: standard library only, no Flask, no SQL."""
 from __future__ import annotations
 
-from .base import Game, RuleError
+from .errors import RuleError
 from .explorers import GAME as explorers
 from .knarr import GAME as knarr
+from .protocol import Game
 from .reavers import GAME as reavers
 from .seafarers import GAME as seafarers
 from .shipwrights import GAME as shipwrights

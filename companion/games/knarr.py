@@ -12,20 +12,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .base import (
+from .errors import RuleError, say
+from .inputs import (
     MAX_NUMBER,
-    Game,
     Option,
-    RuleError,
     SheetField,
-    Tiebreak,
     check_int,
     check_object,
     parse_score_players,
     player_of,
-    say,
-    score_response,
 )
+from .protocol import Game
+from .ranking import Tiebreak, score_response
 
 TARGET_VP = 40
 SHIP_CAP = 3                    # recruits and silver bracelets a ship can hold

@@ -7,7 +7,8 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.routing import BaseConverter
 
 from ..games import GAMES, get_game
-from ..games.base import RuleError, check_object
+from ..games.errors import RuleError
+from ..games.inputs import check_object
 from ..owner import require_owner
 from ..plays import run_score, run_setup, score_of
 from ..qr import qr_svg

@@ -13,7 +13,8 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from markupsafe import Markup
 
 from ..games import get_game
-from ..games.base import RuleError, make_rng, say
+from ..games.errors import RuleError, say
+from ..games.protocol import make_rng
 from ..games.seafarers import FAIRNESS_LABELS, hexgrid, svg, wrong_count
 from ..games.seafarers.scenarios import PRODUCING, RESOURCE_OF, SCENARIOS
 from ..games.seafarers.table import chip_moves, terrain_word

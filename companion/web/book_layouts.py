@@ -14,7 +14,7 @@ from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
-from ..games.base import RuleError
+from ..games.errors import RuleError
 from ..games.seafarers import book, hexgrid, svg
 from ..games.seafarers.scenarios import NUMBERS, SCENARIOS, TERRAINS
 from ..owner import require_owner

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..games.base import RuleError, say
+from ..games.errors import RuleError, say
 
 MAX_ROWS = 60
 SPOILS_STEPS = 8                        # columns "a set of 1 … 8 cards" on the form

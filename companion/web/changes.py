@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import request
 
-from ..games.base import RuleError
+from ..games.errors import RuleError
 from ..plays import MAX_DEVICE, valid_device
 
 KEY_HEADER = "Idempotency-Key"

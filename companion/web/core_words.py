@@ -256,7 +256,7 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 def core(text) -> str:
     """The core's English words in the page's language, where the catalogue has them: the
     text itself as a message id, or else the shape it was said from
-    (companion.games.base.say): the most specific shape in the catalogue whose English the
+    (companion.games.errors.say): the most specific shape in the catalogue whose English the
     text matches; its parameters are translated in turn, except players' names (a list of
     names, "Ann, Bo and Cy", gets its "and" translated). Text no shape matches stays as the
     core said it; several sentences no single shape matches are translated one by one."""
@@ -344,7 +344,7 @@ def _param(locale: str, name: str, value: str) -> tuple[int, str]:
 
 
 def _listed(locale: str, value: str) -> tuple[int, str] | None:
-    """A list the core joined (base.join_names: "2 on Military and 1 on Trade", "15, 16 and
+    """A list the core joined (ranking.join_names: "2 on Military and 1 on Trade", "15, 16 and
     17"), each item said in turn and joined by the language's "and"."""
     both = LAST_AND.match(value)
     if not both:

@@ -7,7 +7,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, SecurityError
 
-from ..games.base import RuleError
+from ..games.errors import RuleError
 from ..store import Conflict
 
 MESSAGES = {

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.base import Game, RuleError, active_fields, is_whole_number_text, say
+from ..games.errors import RuleError, say
+from ..games.inputs import active_fields, is_whole_number_text
+from ..games.protocol import Game
 from .jsoncheck import loads_checked
 
 MAX_PLAYERS_ON_FORM = 8

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..games.base import RuleError
+from ..games.errors import RuleError
 
 MAX_DEPTH = 32
 

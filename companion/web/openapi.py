@@ -5,7 +5,7 @@ import copy
 import re
 
 from ..games import GAMES
-from ..games.base import MAX_NUMBER
+from ..games.inputs import MAX_NUMBER
 from .openapi_catalogue import JSON_VALUE, catalogue_schema, put_body, rule_codes
 
 GAME_IDS = list(GAMES)
@@ -434,7 +434,7 @@ def _referenced(roots: list, schemas: dict) -> list[str]:
 # tests/web/test_openapi_schemathesis.py). Kept apart from the schemas above so they read as the
 # contract's shapes.
 MAX_SEED_TEXT = 200         # companion.plays.MAX_SEED
-MAX_NAME = 40               # companion.games.base.MAX_NAME
+MAX_NAME = 40               # companion.games.inputs.MAX_NAME
 NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": "\\S",
         "description": "A player's name: 1 to 40 characters as sent and after Unicode NFKC "
                        "normalisation (invisible format characters removed, spaces collapsed); "

@@ -13,7 +13,8 @@ import copy
 import sys
 from functools import cache
 
-from ..games.base import DUPLICATE, MAX_NAME
+from ..games.errors import DUPLICATE
+from ..games.inputs import MAX_NAME
 
 # ------------------------------------------------------------------ texts
 # \S: not blank as str.strip() sees it; openapi.sane_text writes it out with Python's own

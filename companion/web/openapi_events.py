@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..games.base import MAX_NAME, MAX_NUMBER, Game
+from ..games.inputs import MAX_NAME, MAX_NUMBER
+from ..games.protocol import Game
 from .openapi import DEVICE, PYTHON_SPACE
 from .openapi_catalogue import whole
 

@@ -18,7 +18,7 @@ from htmx_flask import request as hx_request
 from jinja2_fragments.flask import render_block
 
 from ..games import GAMES, get_game
-from ..games.base import RuleError
+from ..games.errors import RuleError
 from ..owner import is_owner, matches, presented_key, set_owner_cookie
 from ..plays import COLOURS, score_of, scoring_catalogue
 from ..qr import qr_svg

@@ -6,7 +6,8 @@ import datetime as dt
 from flask import current_app, has_request_context, render_template, request
 
 from ..games import get_game
-from ..games.base import Game, RuleError
+from ..games.errors import RuleError
+from ..games.protocol import Game
 from ..pdf import html_to_pdf
 from ..plays import score_of
 from ..store import PlayRow

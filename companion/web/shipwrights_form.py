@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..games.base import RuleError
+from ..games.errors import RuleError
 from ..games.shipwrights.rules import HUT_NUMBERS, SCORING_SPACES, TRACKS
 
 ROW_KEY = re.compile(r"^(card|nemesis)-(\d{1,3})-[a-z_]+$")

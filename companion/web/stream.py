@@ -16,7 +16,7 @@ import time
 
 from flask import Blueprint, Response, abort, current_app
 
-from ..games.base import RuleError
+from ..games.errors import RuleError
 from ..tokens import token_role
 from . import service
 from .security import bearer_token

@@ -15,7 +15,7 @@ from ..exports import (
     parse_import,
 )
 from ..games import GAMES, get_game
-from ..games.base import RuleError
+from ..games.errors import RuleError
 from ..plays import score_of
 from ..store import PlayRow
 from . import service

@@ -162,7 +162,7 @@ def test_an_entered_four_islands_layout_is_what_every_later_setup_lays(live_serv
                                                                        tmp_path):
     """The owner copies the book's diagram once (test data here: the app's own shuffle); the
     plays started afterwards, and the board page, lay exactly that layout."""
-    from companion.games.base import make_rng
+    from companion.games.protocol import make_rng
     from companion.games.seafarers import GAME
     from companion.owner import owner_key
 

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.plays import replay
 from companion.service import PlayService, initial_of
 from companion.snapshots import rules_fingerprint

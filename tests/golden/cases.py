@@ -41,7 +41,7 @@ def cases(game_id: str) -> list[dict]:
 
 
 def produce(game_id: str) -> list[dict]:
-    from companion.games.base import RuleError
+    from companion.games.errors import RuleError
 
     game = GAMES[game_id]
     results = []

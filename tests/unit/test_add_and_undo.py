@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.plays import (
     apply_event,
     describe_event,

@@ -1,18 +1,17 @@
 """The shared helpers of the rules core: validation, ranking, tie-break sentences."""
 import pytest
 
-from companion.games.base import (
+from companion.games.errors import RuleError
+from companion.games.inputs import (
     Option,
-    RuleError,
     SheetField,
-    Tiebreak,
     check_int,
     check_players,
     parse_options,
     parse_sheet,
-    rank,
-    seat_after,
 )
+from companion.games.protocol import seat_after
+from companion.games.ranking import Tiebreak, rank
 
 
 def test_check_int_accepts_form_strings_and_rejects_junk():
@@ -77,7 +76,7 @@ def test_check_int_refuses_unicode_digits_cleanly():
 
 
 def test_count_of_puts_the_noun_in_the_right_number():
-    from companion.games.base import count_of
+    from companion.games.ranking import count_of
 
     assert count_of(1, "outpost") == "1 outpost"
     assert count_of(0, "outpost") == "0 outposts"

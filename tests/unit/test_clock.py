@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import clock
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.plays import apply_event, new_state, replay
 
 T0 = dt.datetime(2025, 5, 1, 18, 0, tzinfo=dt.UTC)

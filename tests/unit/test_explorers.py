@@ -7,10 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_game
-from companion.games.base import RuleError, make_rng, seat_after
+from companion.games.errors import RuleError
 from companion.games.explorers import GAME
 from companion.games.explorers.captains import BASE_CAPTAINS, ROCKS_CAPTAINS
 from companion.games.explorers.scoring import LIVESTOCK, livestock_sets, triangular
+from companion.games.protocol import make_rng, seat_after
 from companion.plays import apply_event, new_state
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]

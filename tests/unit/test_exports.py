@@ -19,7 +19,7 @@ from companion.exports import (
     parse_import,
 )
 from companion.games import get_game
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.plays import new_state, replay, score_of
 
 START = dt.datetime(2024, 3, 9, 19, 5, tzinfo=dt.UTC)

@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_game
-from companion.games.base import RuleError, make_rng, seat_after
+from companion.games.errors import RuleError
 from companion.games.knarr import ARTIFACTS, GAME, MEAD_CUP
+from companion.games.protocol import make_rng, seat_after
 from companion.plays import apply_event, new_state
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]

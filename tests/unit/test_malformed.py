@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games import GAMES
-from companion.games.base import RuleError, check_players
+from companion.games.errors import RuleError
+from companion.games.inputs import check_players
 from companion.plays import COMMON_EVENTS, apply_event, new_state
 
 KEYS = ("player", "location", "island", "captain", "index", "tile", "card", "track", "hero",

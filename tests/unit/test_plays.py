@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.plays import apply_event, new_state, parse_event, parse_seed, replay, score_of
 
 

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import RuleError, make_rng
+from companion.games.errors import RuleError
+from companion.games.protocol import make_rng
 from companion.games.reavers import GAME
 from companion.games.reavers.scoring import spoils_sets, tapestry_glory, wall_places
 from companion.games.reavers.table import LOCATIONS

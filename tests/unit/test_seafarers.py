@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.games.seafarers import GAME
 from companion.games.seafarers import hexgrid as hg
 from companion.games.seafarers.generator import Fairness, Search, blame, generate

@@ -5,7 +5,8 @@ import copy
 
 import pytest
 
-from companion.games.base import RuleError, make_rng
+from companion.games.errors import RuleError
+from companion.games.protocol import make_rng
 from companion.games.seafarers import GAME, hexgrid, svg
 from companion.games.seafarers.scenarios import SCENARIOS
 from companion.games.seafarers.table import chip_moves

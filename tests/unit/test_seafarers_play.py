@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.games.seafarers import GAME
 from companion.games.seafarers import hexgrid as hg
 from companion.games.seafarers.scenarios import PRODUCING, SCENARIOS

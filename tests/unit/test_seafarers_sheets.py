@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import RuleError
+from companion.games.errors import RuleError
 from companion.games.seafarers import GAME
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]

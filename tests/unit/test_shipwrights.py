@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import RuleError, make_rng
+from companion.games.errors import RuleError
+from companion.games.protocol import make_rng
 from companion.games.shipwrights import GAME, adjudicate_heroes
 from companion.games.shipwrights.heroes import award_heroes, hand_out_sentences
 from companion.games.shipwrights.phases import draft_sentences

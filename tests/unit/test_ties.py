@@ -3,9 +3,9 @@ players (each game's own tie-break rule), or that they share the place."""
 from __future__ import annotations
 
 from companion.games import GAMES
-from companion.games.base import Tiebreak, rank, score_response, tie_sentences
 from companion.games.explorers.scoring import TIEBREAKS as EXPLORERS_TIEBREAKS
 from companion.games.knarr import TIEBREAKS as KNARR_TIEBREAKS
+from companion.games.ranking import Tiebreak, rank, score_response, tie_sentences
 from companion.games.shipwrights.scoring import TIEBREAKS as SHIPWRIGHTS_TIEBREAKS
 
 

@@ -1,7 +1,7 @@
 """The owner enters the book's layout of an "as shown" scenario once; setups then lay it."""
 from __future__ import annotations
 
-from companion.games.base import make_rng
+from companion.games.protocol import make_rng
 from companion.games.seafarers import GAME
 from companion.web.book_layouts import grid, rows_from
 from tests.conftest import as_owner, owner_headers

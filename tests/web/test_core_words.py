@@ -1,4 +1,4 @@
-"""The core's sentences with names and numbers (companion.games.base.say) on the pages in
+"""The core's sentences with names and numbers (companion.games.errors.say) on the pages in
 German and French: every shape is recovered from its English, whatever words fill it."""
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def words_on_the_page(state: dict, event: dict | None) -> list[str]:
 
 
 def say(shape, **params):
-    from companion.games.base import say as said
+    from companion.games.errors import say as said
     return said(shape, **params)
 
 
@@ -104,7 +104,7 @@ def played(game: str, steps: list, catalogue: dict | None = None, players=NAMES)
     """Every text the page shows along a play of ``game`` through ``steps`` (events, or
     callables that pick the next event from the state), and the refusals met."""
     from companion.games import get_game
-    from companion.games.base import RuleError
+    from companion.games.errors import RuleError
     from companion.plays import apply_event, new_state
 
     state = new_state(game, list(players), {}, 7, catalogue or {})
@@ -338,8 +338,8 @@ def test_a_tie_break_of_several_sentences_is_said_sentence_by_sentence(app):
     """The first place's tie-break as the PDF and the table display show it: the sentences
     explain_tie says, joined by a space. No shape swallows the next sentence into one of its
     parameters; each is said from its own shape."""
-    from companion.games.base import rank
     from companion.games.explorers.scoring import TIEBREAKS
+    from companion.games.ranking import rank
 
     results = [{"name": "Bo Ek", "total": 10, "viking_deaths": 3, "settlements_raided": 2},
                {"name": "Ann", "total": 10, "viking_deaths": 3, "settlements_raided": 1},

@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import GAMES
-from companion.games.base import Game, RuleError, check_int
+from companion.games.errors import RuleError
+from companion.games.inputs import check_int
+from companion.games.protocol import Game
 from companion.plays import COMMON_EVENTS
 from companion.web.openapi_events import event_schema, number_text
 

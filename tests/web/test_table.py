@@ -407,7 +407,8 @@ def test_a_blank_pad_speaks_the_phones_language(client, lang, words, english):
 
 
 def test_pad_rows_fall_back_to_the_sheet_or_a_single_row():
-    from companion.games.base import Game, SheetField
+    from companion.games.inputs import SheetField
+    from companion.games.protocol import Game
     from companion.web.sheets import pad_rows
 
     class Unscored(Game):

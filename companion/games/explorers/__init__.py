@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Game, Option, SheetField, check_object
+from ..inputs import Option, SheetField, check_object
+from ..protocol import Game
 from . import play
 from .captains import validate_captain_catalogue
 from .scoring import LIVESTOCK, score_body

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..base import DUPLICATE, MAX_NAME, RuleError, check_object, say
+from ..errors import DUPLICATE, RuleError, say
+from ..inputs import MAX_NAME, check_object
 
 BASE_CAPTAINS = ("Archer", "Barbarian", "Cartographer", "Hero", "Huntsman", "Queen", "Scout",
                  "Shieldmaiden", "Trader", "Tyrant", "Watchman")

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..base import MAX_NUMBER, RuleError, check_bool, check_int, check_object, join_names
+from ..errors import RuleError
+from ..inputs import MAX_NUMBER, check_bool, check_int, check_object
+from ..ranking import join_names
 
 INFLUENCE = {"vikings": 1, "outposts": 2, "mill": 1, "workshop": 1, "barracks": 2}
 STRUCTURES = ("mill", "workshop", "barracks")

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import MAX_NUMBER, RuleError, check_delta, check_int, player_of, say
+from ..errors import RuleError, say
+from ..inputs import MAX_NUMBER, check_delta, check_int, player_of
 from .islands import (
     INFLUENCE,
     ISLAND_KEYS,

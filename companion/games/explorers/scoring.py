@@ -1,14 +1,9 @@
 """End-of-game scoring: the score-pad rows, the islands, the captains, the tie-breaks."""
 from __future__ import annotations
 
-from ..base import (
-    Tiebreak,
-    check_object,
-    impossible,
-    parse_score_players,
-    say,
-    score_response,
-)
+from ..errors import impossible, say
+from ..inputs import check_object, parse_score_players
+from ..ranking import Tiebreak, score_response
 from .captains import CaptainContext, canonical_captain, captain_bonus
 from .islands import island_control, parse_islands, player_islands
 from .table_setup import check_player_count

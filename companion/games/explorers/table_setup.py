@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import random
 
-from ..base import RuleError, join_names, say, seat_after
+from ..errors import RuleError, say
+from ..protocol import seat_after
+from ..ranking import join_names
 from .captains import captain_description, captain_pool
 
 BASE_TILES = 48

@@ -21,17 +21,11 @@ Parts: ``box`` (catalogue values), ``scoring`` (the final rows), ``table`` (a pl
 """
 from __future__ import annotations
 
-from ..base import (
-    Game,
-    Option,
-    RuleError,
-    SheetField,
-    Unknowns,
-    check_players,
-    parse_score_players,
-    say,
-    score_response,
-)
+from ..box_questions import Unknowns
+from ..errors import RuleError, say
+from ..inputs import Option, SheetField, check_players, parse_score_players
+from ..protocol import Game
+from ..ranking import score_response
 from . import box, table
 from .scoring import WALL_TIE_RULES, artifact_note, player_rows, wall_awards, wall_sentence
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import DUPLICATE, MAX_NUMBER, RuleError, check_int, say
+from ..errors import DUPLICATE, RuleError, say
+from ..inputs import MAX_NUMBER, check_int
 
 CATALOGUE_KEYS = ("keep_spoils_schedule", "wall_majority")
 MAX_SCHEDULE_LENGTH = 20

@@ -1,7 +1,9 @@
 """Reavers final glory, row by row: the rows a score pad holds and how each one scores."""
 from __future__ import annotations
 
-from ..base import Unknowns, impossible, join_names, say
+from ..box_questions import Unknowns
+from ..errors import impossible, say
+from ..ranking import join_names
 from .box import WALL_KEYS, find_schedule, schedule_question, wall_question
 
 FAVOR_GLORY = 2

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_delta, check_int, player_of, say, seat_after
+from ..errors import RuleError, say
+from ..inputs import check_delta, check_int, player_of
+from ..protocol import seat_after
 
 LOCATIONS = {"recruit_reavers": say("Recruit Reavers"),
              "trade_with_villages": say("Trade with Villages"),

@@ -7,16 +7,10 @@ board of a play (discoveries in Oceans, the chip bag of Greater Catan); ``svg`` 
 """
 from __future__ import annotations
 
-from ..base import (
-    Game,
-    Option,
-    RuleError,
-    SheetField,
-    check_object,
-    parse_score_players,
-    say,
-    score_response,
-)
+from ..errors import RuleError, say
+from ..inputs import Option, SheetField, check_object, parse_score_players
+from ..protocol import Game
+from ..ranking import score_response
 from . import board, book, sheets, table
 from .generator import Fairness, GenerationFailed, Search, generate
 from .scenarios import SCENARIOS, Scenario

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..base import say
+from ..errors import say
 from . import hexgrid
 from .generator import Board, Search
 from .scenarios import (

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import DUPLICATE, RuleError, check_int, check_object
+from ..errors import DUPLICATE, RuleError
+from ..inputs import check_int, check_object
 from . import hexgrid
 from .scenarios import NUMBERS, PRODUCING, SCENARIOS, TERRAINS, Layout, Scenario
 

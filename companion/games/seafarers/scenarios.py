@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..base import say
+from ..errors import say
 from .hexgrid import parse_art
 
 TERRAINS = ("sea", "desert", "gold", "fields", "hills", "mountains", "pasture", "forest")

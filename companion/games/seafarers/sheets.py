@@ -16,7 +16,8 @@ says so (``notes``), never a silent guess.
 """
 from __future__ import annotations
 
-from ..base import impossible, join_names
+from ..errors import impossible
+from ..ranking import join_names
 
 SETTLEMENTS = 5
 BASE_CITIES = 4

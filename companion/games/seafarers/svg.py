@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 from html import escape
 
-from ..base import say
+from ..errors import say
 from .hexgrid import labels, pixel, step
 from .scenarios import PIPS, RED, RESOURCE_OF
 

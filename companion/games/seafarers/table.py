@@ -15,7 +15,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import RuleError, check_object, say
+from ..errors import RuleError, say
+from ..inputs import check_object
 from . import hexgrid
 from .board import label_of
 from .scenarios import PRODUCING, RED, RESOURCE_OF, SCENARIOS

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Game, say
+from ..errors import say
+from ..protocol import Game
 from . import box_values, play
 from .catalogue import empty_catalogue, parse_track_vp, track_vp_question, validate_catalogue
 from .heroes import adjudicate_heroes, award_heroes

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, join_names, say
+from ..errors import RuleError, say
+from ..inputs import check_int
+from ..ranking import join_names
 from .catalogue import MAX_VP, track_vp_question, validate_catalogue
 from .rules import HUT_NUMBERS, ROUNDS, SCORING_SPACES
 

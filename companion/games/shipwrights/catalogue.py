@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import DUPLICATE, RuleError, check_int, say
+from ..errors import DUPLICATE, RuleError, say
+from ..inputs import check_int
 from .rules import DRAFT_DIRECTIONS, HUT_NUMBERS, SCORING_SPACES, TRACK_END, TRACKS, track_name
 
 MAX_ROUND_CARDS = 60

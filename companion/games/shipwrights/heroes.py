@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, check_name, join_names, say
+from ..errors import RuleError, say
+from ..inputs import check_int, check_name
+from ..ranking import join_names
 from .catalogue import reject_unknown, require_object
 from .rules import HERO_NAMES, HEROES, NEUTRAL, TRACK_END, TRACKS, track_name
 

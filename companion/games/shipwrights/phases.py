@@ -2,7 +2,8 @@
 the actions phase and the end of the game."""
 from __future__ import annotations
 
-from ..base import say, seat_after
+from ..errors import say
+from ..protocol import seat_after
 from .rules import DRAFT_DIRECTIONS
 
 SOLO_DRAFT = [

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, check_int, player_of, say
+from ..errors import RuleError, say
+from ..inputs import check_int, player_of
 from .catalogue import (
     CATALOGUE_PAGE,
     find_round_card,

@@ -5,7 +5,8 @@ Nothing here is card data: what is printed only on the cards lives in the box ca
 """
 from __future__ import annotations
 
-from ..base import Option, say
+from ..errors import say
+from ..inputs import Option
 
 ROUNDS = 5
 PHASES = ("reveal", "draft", "actions", "income", "heroes")

@@ -3,19 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import (
-    MAX_NUMBER,
-    RuleError,
-    SheetField,
-    Tiebreak,
-    Unknowns,
-    check_int,
-    impossible,
-    parse_options,
-    parse_score_players,
-    say,
-    score_response,
-)
+from ..box_questions import Unknowns
+from ..errors import RuleError, impossible, say
+from ..inputs import MAX_NUMBER, SheetField, check_int, parse_options, parse_score_players
+from ..ranking import Tiebreak, score_response
 from .catalogue import parse_track_vp, reject_unknown, require_object, track_vp_question
 from .heroes import parse_positions
 from .rules import (

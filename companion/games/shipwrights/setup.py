@@ -4,7 +4,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import RuleError, join_names, say
+from ..errors import RuleError, say
+from ..ranking import join_names
 from .catalogue import (
     CATALOGUE_PAGE,
     MAX_NEMESIS,

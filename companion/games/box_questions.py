@@ -1,0 +1,86 @@
+"""Box values: what a score needs from the box (printed values no rulebook publishes) and the
+questions a game asks about them.
+
+Pure: standard library only.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RuleError, say
+
+
+class Unknowns:
+    """Box values a score lacks (printed in the box, not yet entered). Scoring never stops for
+    one: the row counts it as 0, is marked, and the answer asks for it in plain words."""
+
+    def __init__(self) -> None:
+        self._asked: dict[str, str] = {}
+
+    def ask(self, key: str, question: str, answer: str = "number") -> None:
+        """Ask once per key (keys that differ only in case are one question). ``answer``:
+        "number" (one whole number) or "numbers" (several, in order)."""
+        if not any(k.casefold() == key.casefold() for k in self._asked):
+            self._asked[key] = (question, answer)
+
+    def __bool__(self) -> bool:
+        return bool(self._asked)
+
+    def as_fields(self) -> dict:
+        return {"complete": not self._asked,
+                "missing": [{"key": k, "question": q, "answer": a}
+                            for k, (q, a) in self._asked.items()]}
+
+
+def complete_answer(response: dict) -> dict:
+    """Every score answer says whether it is complete (a game without box values always is)."""
+    if "error" not in response:
+        response.setdefault("complete", True)
+        response.setdefault("missing", [])
+    return response
+
+
+class BoxQuestions:
+    """The box-data part of the Game protocol: a game's catalogue, the values its score may
+    ask for, and the answers a play gives (defaults: a game that keeps no box data)."""
+    name: str = ""
+
+    def empty_catalogue(self) -> dict:
+        return {}
+
+    def parse_box_value(self, key: Any, value: Any) -> Any:
+        """A value a play's score asked for (``box_value`` event), checked; RuleError if the
+        key is not one this game asks about."""
+        raise RuleError(f"{self.name} asks for no values from the box.", "data.key",
+                        "unknown_box_value")
+
+    def box_question(self, key: str) -> str:
+        """The question a box value answers, in plain words (for "answered in this play")."""
+        return say("A value from the box")
+
+    def with_box_values(self, catalogue: dict, answers: dict) -> dict:
+        """The catalogue with a play's answered box values filled in (answers win)."""
+        return catalogue
+
+    def box_value_of(self, catalogue: dict, key: str) -> Any:
+        """What the box data holds for a question's key, or None (offered as the answer when
+        the box data learnt it after a play began)."""
+        return None
+
+    def box_questions_ahead(self, catalogue: dict) -> list[dict]:
+        """Questions a play may answer before the score needs them (same shape as a score's
+        ``missing``): the values the box data lacks that this game may ask for."""
+        return []
+
+    def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
+        """What this game may need from the box, for the warning before a game:
+        [{"what": plain words, "known": bool, "detail": plain words}]."""
+        return []
+
+    def validate_catalogue(self, data: Any) -> dict:
+        """Return the cleaned catalogue or raise RuleError naming the bad entry."""
+        if not isinstance(data, dict):
+            raise RuleError("The catalogue must be a JSON object.", None)
+        if data:   # the first entry is the one to blame
+            raise RuleError(f"{self.name} keeps no box data.", str(next(iter(data))))
+        return {}

@@ -1,0 +1,58 @@
+"""What the rules core says when input is bad or a rule is broken.
+
+Pure: standard library only. Every bad input raises :class:`RuleError` with a message a person
+understands and the field at fault; the web turns it into an inline message or a JSON error,
+the CLI into exit code 2.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+def say(shape: str, **params: Any) -> str:
+    """English words for a player, built from a *shape*: an English text with ``%(name)s``
+    placeholders that is also its message id for German and French (``make i18n`` extracts
+    the first argument of every ``say(...)``: write it as one string literal). The answer is a
+    plain ``str``, so JSON, snapshots and the API keep the English; a page matches the text
+    back against the catalogue's shapes and says it in the player's language
+    (companion.web.core_words.core). Parameters named like a player's name (``name``,
+    ``names``, ``player``, ``players``, ``who``, or ending in ``_name``) stay as typed there;
+    the others are translated in turn (a row's label, a card's name, another said text)."""
+    return shape % params if params else shape
+
+
+class RuleError(Exception):
+    """Bad input or a broken rule. ``status`` is 400 for malformed input, 422 for a rule."""
+
+    def __init__(self, message: str, field: str | None = None,
+                 code: str = "invalid_input", status: int = 400,
+                 fields: Sequence[str] = ()):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.code = code
+        self.status = status
+        self.fields = list(fields)
+
+    def as_dict(self) -> dict:
+        error = {"code": self.code, "message": self.message}
+        if self.field:
+            error["field"] = self.field
+        if self.fields:
+            error["fields"] = self.fields
+        return {"error": error}
+
+
+IMPOSSIBLE = "impossible_sheet"
+# Box data refusals that compare one entry with another (two cards with one id, two hexes on
+# one position): no JSON Schema can say them, so the API document lists their codes.
+DUPLICATE = "duplicate_entry"
+
+
+def impossible(message: str, fields: Sequence[str]) -> RuleError:
+    """A score sheet that cannot happen as a whole (across its fields or across players):
+    a 400 whose message names the players, the fields and the rule in plain words; ``field``
+    is the first field to blame and ``fields`` lists all of them."""
+    fields = list(dict.fromkeys(fields))
+    return RuleError(message, fields[0] if fields else None, IMPOSSIBLE, 400, fields)

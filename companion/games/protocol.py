@@ -1,0 +1,134 @@
+"""The Game protocol, and the seeded randomness and seat order every game shares.
+
+Pure: standard library only. Nothing here knows that a request, a database or a page exists.
+A game is metadata plus pure functions:
+
+- ``setup(players, options, rng, catalogue)`` -> dict (the ``setup`` object of the API);
+- ``score(body, catalogue)`` -> dict (the scoring endpoint's response);
+- play hooks used by ``companion.plays``: ``start_state``, ``apply``, ``advance``,
+  ``score_body``;
+- box data (:class:`~companion.games.box_questions.BoxQuestions`).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .box_questions import BoxQuestions
+from .errors import IMPOSSIBLE, RuleError
+from .inputs import Option, SheetField, active_fields, check_players, parse_options
+
+
+# --------------------------------------------------------------------------- randomness
+def make_rng(seed: Any) -> random.Random:
+    """The only source of randomness: a Random seeded by a string or an integer."""
+    return random.Random(seed)
+
+
+def new_seed(rng: random.Random | None = None) -> int:
+    """A fresh seed for a request that did not bring one."""
+    return (rng or random.SystemRandom()).randrange(1, 2**53)
+
+
+def seat_after(players: Sequence[str], player: str, steps: int = 1) -> str:
+    """The player ``steps`` seats clockwise after ``player`` (negative: to their right)."""
+    i = players.index(player)
+    return players[(i + steps) % len(players)]
+
+
+# --------------------------------------------------------------------------- the protocol
+class Game(BoxQuestions):
+    """Base for a game. Subclasses set the metadata and override what their rules need."""
+    id: str = ""
+    name: str = ""
+    min_players: int = 1
+    max_players: int = 5
+    options: tuple[Option, ...] = ()
+    option_passthrough: tuple[str, ...] = ()   # structured options validated by the game
+    phases: tuple[str, ...] = ("play",)
+    rounds: int | None = None                  # None: no fixed number of rounds
+    sheet_fields: tuple[SheetField, ...] = ()
+    catalogue_help: str = ""                   # what the box catalogue holds for this game
+    # the game's own event types (besides sheet/advance/finish, which every game takes):
+    # tests enumerate them from here, so a new type is fuzzed the day it is added
+    event_types: tuple[str, ...] = ()
+
+    # ---- metadata
+    def describe(self) -> dict:
+        return {"id": self.id, "name": self.name, "min_players": self.min_players,
+                "max_players": self.max_players,
+                "options": {o.name: o.describe() for o in self.options}}
+
+    def parse_options(self, options: Any) -> dict:
+        return parse_options(self.options, options, passthrough=self.option_passthrough)
+
+    def check_players(self, players: Any) -> list[str]:
+        return check_players(players, self.min_players, self.max_players)
+
+    # ---- stateless
+    def setup(self, players: list[str], options: dict, rng: random.Random,
+              catalogue: dict) -> dict:
+        raise NotImplementedError
+
+    def score(self, body: dict, catalogue: dict) -> dict:
+        raise NotImplementedError
+
+    # ---- a play at the table (state is a plain dict; see companion/plays.py).
+    # Each hook gets a deep copy of the state that it may change and return. They must be
+    # deterministic: a play's state is a replay of its events.
+    def start_state(self, state: dict) -> dict:
+        """Add the game's own keys to a new play's state (e.g. ``state["table"]``).
+        The box catalogue the play was created with is ``state["catalogue"]``."""
+        return state
+
+    def apply(self, state: dict, event: dict) -> dict:
+        """Apply a game-specific event to a copy of the state; unknown types are 400."""
+        listed = f" Events: {', '.join(self.event_types)}." if self.event_types else ""
+        raise RuleError(f"{self.name} has no event '{event.get('type')}'.{listed}", "type",
+                        "unknown_event")
+
+    def advance(self, state: dict) -> dict:
+        """Next phase, or the next round after the last phase; upkeep belongs here."""
+        phases = self.phases
+        i = phases.index(state["phase"]) if state["phase"] in phases else -1
+        if i + 1 < len(phases):
+            state["phase"] = phases[i + 1]
+            return state
+        if self.rounds is not None and state["round"] >= self.rounds:
+            state["finished"] = True
+            return state
+        state["round"] += 1
+        state["phase"] = phases[0]
+        return state
+
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        """The event in the game's own plain words for players ("Cecilie +1 territory"), or
+        None for the common wording (companion.plays.describe_event)."""
+        return None
+
+    def inverse_event(self, event: dict) -> dict | None:
+        """The game event that takes ``event`` back when later changes stand after it (a
+        counter's negated ``add``), or None when it cannot be taken back out of order."""
+        return None
+
+    def score_body(self, state: dict) -> dict:
+        """The scoring request for a play's current sheets (scored with
+        ``score(body, state["catalogue"])``)."""
+        return {"players": [{"name": p["name"], "sheet": state["sheets"].get(p["name"], {})}
+                            for p in state["players"]],
+                "options": state["options"]}
+
+    def check_whole_sheets(self, state: dict) -> None:
+        """Refuse a play's sheets that cannot happen as a whole: the scoring path's own
+        checks, so a live play and the scoring endpoint refuse the same sheets. Only a
+        RuleError with code ``impossible_sheet`` is raised; other scoring errors (a box
+        value not entered yet) are the score's business, not the sheet's."""
+        try:
+            self.score(self.score_body(state), state.get("catalogue") or {})
+        except RuleError as err:
+            if err.code == IMPOSSIBLE:
+                raise
+
+    def sheet_fields_for(self, options: dict) -> list[SheetField]:
+        return active_fields(self.sheet_fields, options)
