@@ -28,19 +28,36 @@ def _service():
     return current_app.extensions["companion"]
 
 
-def _backups_folder():
+def _instance_file(config_key: str, name: str):
     from pathlib import Path
 
-    return Path(current_app.instance_path) / "backups"
+    configured = current_app.config.get(config_key)
+    return Path(configured) if configured else Path(current_app.instance_path) / name
+
+
+def _backup_key(key_file=None, create: bool = True) -> bytes:
+    """The backup key: --key-file, else BACKUP_KEY_FILE, else instance/backup_key."""
+    from pathlib import Path
+
+    from .backup import KEY_FILE, read_key
+
+    path = Path(key_file) if key_file else _instance_file("BACKUP_KEY_FILE", KEY_FILE)
+    return read_key(path, create=create)
 
 
 def _upgrade_database() -> str:
     """Create or upgrade the schema; a database holding plays is backed up first."""
+    from .backup import backup_before_upgrade
     from .migrate import MigrationError
 
     store = _service().store
+    folder = _instance_file("BACKUPS_FOLDER", "backups")
+
+    def before(revision):
+        return backup_before_upgrade(store.url, folder, revision, _backup_key())
+
     try:
-        revision = store.init_db(backup_dir=_backups_folder())
+        revision = store.init_db(before_upgrade=before)
     except MigrationError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
@@ -61,11 +78,12 @@ def init_db():
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 @with_appcontext
 def backup(file):
-    """Write the whole database (plays, tokens, events, box data) to FILE, while serving."""
+    """Write the whole database (plays, tokens, events, box data) to FILE, while serving,
+    signed with this installation's backup key (instance/backup_key)."""
     from .backup import BackupError, write_backup
 
     try:
-        counts = write_backup(_service().store.url, file)
+        counts = write_backup(_service().store.url, file, key=_backup_key())
     except BackupError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
@@ -75,13 +93,22 @@ def backup(file):
 
 @click.command("restore")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, readable=True))
+@click.option("--key-file", type=click.Path(exists=True, dir_okay=False, readable=True),
+              help="The backup key of the installation that wrote FILE (default: this "
+                   "installation's instance/backup_key).")
+@click.option("--accept-unsigned", is_flag=True,
+              help="Also restore a backup written before backups carried a digest.")
 @with_appcontext
-def restore(file):
-    """Restore FILE (from `companion backup`) into an empty database of either engine."""
-    from .backup import BackupError, restore_backup
+def restore(file, key_file, accept_unsigned):
+    """Restore FILE (from `companion backup`) into an empty database of either engine. The
+    file's digest and every row are checked first; a bad file restores nothing (exit 2)."""
+    from .backup import BackupError
+    from .restore import restore_backup
 
     try:
-        counts = restore_backup(_service().store.url, file)
+        counts = restore_backup(_service().store.url, file,
+                                key=_backup_key(key_file, create=False),
+                                accept_unsigned=accept_unsigned)
     except BackupError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)

@@ -5,11 +5,13 @@ the copy. With ``PRAGMA foreign_keys=ON`` (which the store turns on for every co
 drop of ``plays`` deletes every event through ``ON DELETE CASCADE``. So migrations run here on a
 connection of their own: foreign keys off, the whole upgrade in one real transaction (SQLite
 DDL included), then ``PRAGMA foreign_key_check`` before the commit; any dangling row rolls the
-upgrade back. And before any upgrade of a database that holds data, a backup is taken.
+upgrade back. And before any upgrade of a database that holds data, the caller's ``before``
+takes a backup (companion.backup.backup_before_upgrade). This module imports nothing of the
+backup and the backup nothing of it: restore.py uses both, without a cycle.
 """
 from __future__ import annotations
 
-import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -78,21 +80,23 @@ def migration_engine(url: str) -> sa.Engine:
     return engine
 
 
-def upgrade(url: str, target: str = "head", *, backup_dir: Path | None = None,
+def upgrade(url: str, target: str = "head", *,
+            before: Callable[[str | None], Path] | None = None,
             version_locations: list[Path] | None = None) -> tuple[str | None, Path | None]:
     """Upgrade the database at ``url`` to ``target``. A database that holds plays and is not
-    at the target yet is backed up into ``backup_dir`` first. Returns (revision, backup)."""
+    at the target yet is first handed to ``before(current revision)``, which backs it up and
+    returns the backup's path. Returns (revision, backup)."""
     from alembic import command
 
     cfg = alembic_config(version_locations)
     wanted = head_revision(cfg) if target == "head" else target
     engine = migration_engine(url)
     try:
-        before = current_revision(engine)
+        current = current_revision(engine)
         backup = None
-        if before != wanted and backup_dir is not None and holds_data(engine):
-            backup = backup_before_upgrade(url, backup_dir, before)
-        if before != wanted:
+        if current != wanted and before is not None and holds_data(engine):
+            backup = before(current)
+        if current != wanted:
             with engine.begin() as conn:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, target)
@@ -111,13 +115,3 @@ def check_foreign_keys(conn) -> None:
         raise MigrationError(
             f"The upgrade would leave {len(broken)} rows pointing at nothing (in "
             f"{', '.join(tables)}); it was rolled back and nothing was changed.")
-
-
-def backup_before_upgrade(url: str, folder: Path, revision: str | None) -> Path:
-    from .backup import write_backup
-
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    path = folder / f"before-upgrade-{revision or 'none'}-{stamp}.nscbackup"
-    write_backup(url, path)
-    return path

@@ -297,14 +297,14 @@ class Store:
         self.last_backup: Path | None = None
 
     # ---- schema
-    def init_db(self, backup_dir: Path | None = None) -> str:
+    def init_db(self, before_upgrade=None) -> str:
         """Create or upgrade the schema to the newest migration; returns the revision.
-        With ``backup_dir``, a database holding plays is backed up there before any upgrade.
-        Migrations run with SQLite foreign keys off and are checked before they commit
-        (companion.migrate)."""
+        ``before_upgrade(revision)`` backs up a database holding plays before any upgrade and
+        returns the file (companion.backup.backup_before_upgrade). Migrations run with SQLite
+        foreign keys off and are checked before they commit (companion.migrate)."""
         from .migrate import upgrade
 
-        revision, self.last_backup = upgrade(self.url, backup_dir=backup_dir)
+        revision, self.last_backup = upgrade(self.url, before=before_upgrade)
         return revision
 
     # ---- plays

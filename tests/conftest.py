@@ -33,6 +33,9 @@ def make_app(tmp_path: Path, url: str | None = None, **config):
                       # the owner key of a test app lives with its database, never in the
                       # repository's instance folder (no tmp_path: an app sharing a database)
                       "OWNER_KEY_FILE": str(tmp_path / "owner_key") if tmp_path else None,
+                      # ... and so do its backup key and the backups before an upgrade
+                      "BACKUP_KEY_FILE": str(tmp_path / "backup_key") if tmp_path else None,
+                      "BACKUPS_FOLDER": str(tmp_path / "backups") if tmp_path else None,
                       **config})
     app.extensions["companion"].store.init_db()
     return app

@@ -12,8 +12,9 @@ import pytest
 import sqlalchemy as sa
 
 from companion import migrate
-from companion.backup import restore_backup
+from companion.backup import backup_before_upgrade
 from companion.migrate import MIGRATIONS, MigrationError, alembic_config, head_revision
+from companion.restore import restore_backup
 from tests.conftest import make_app
 from tests.db.backends import backend_app, backend_of, db_url  # noqa: F401 (fixtures)
 
@@ -26,6 +27,7 @@ def populate(app, plays: int = 25, events: int = 40) -> None:
     """Plays of every game, each with a log of sheet edits (written in bulk, as the store
     writes them), some undone and overwritten (discarded rows), some undone and not yet
     redone, some finished; and box data. Each play replays to a valid state."""
+    from companion.service import summary_of
     from companion.store import events as events_table
     from companion.store import now
     from companion.store import plays as plays_table
@@ -45,12 +47,29 @@ def populate(app, plays: int = 25, events: int = 40) -> None:
         head = length = events
         if i % 3 == 1:     # one undone, waiting for a redo
             head = events - 1
+        elif i % 4 == 0:   # finished
+            rows.append({"play_id": row.id, "position": events + 1, "type": "finish",
+                         "discarded": False, "created_at": now(), "data": {}})
+            head = length = events + 1
         with store.engine.begin() as conn:
             conn.execute(events_table.insert(), rows)
             conn.execute(plays_table.update().where(plays_table.c.id == row.id).values(
                 version=len(rows) + (length - head), head=head, length=length,
-                finished=i % 4 == 0, updated_at=now()))
+                updated_at=now()))
+        # the finished flag and the history's summary, as a write derives them
+        state = service.state(service.load(row.id))
+        with store.engine.begin() as conn:
+            conn.execute(plays_table.update().where(plays_table.c.id == row.id).values(
+                finished=state["finished"], summary=summary_of(state)))
     service.put_catalogue("knarr", service.catalogue("knarr"))
+
+
+KEY = b"a test installation's backup key"
+
+
+def backing_up(url: str, tmp_path):
+    """What `companion init-db` hands migrate.upgrade: a backup into tmp_path/backups."""
+    return lambda revision: backup_before_upgrade(url, tmp_path / "backups", revision, KEY)
 
 
 def _number_field(game: str) -> str:
@@ -144,7 +163,7 @@ def test_rebuilding_plays_keeps_every_play_and_event(backend_app, db_url, tmp_pa
     locations = migration_dir(tmp_path, REBUILD)
     backend_app.extensions["companion"].store.engine.dispose()
 
-    revision, backup = migrate.upgrade(db_url, backup_dir=tmp_path / "backups",
+    revision, backup = migrate.upgrade(db_url, before=backing_up(db_url, tmp_path),
                                        version_locations=locations)
 
     assert revision == "ffff_rebuild_plays"
@@ -199,16 +218,16 @@ def test_rebuild_backup_restores_into_the_other_engine(backend_app, db_url, tmp_
 
     populate(backend_app, plays=6, events=10)
     locations = migration_dir(tmp_path, REBUILD)
-    _, backup = migrate.upgrade(db_url, backup_dir=tmp_path / "backups",
+    _, backup = migrate.upgrade(db_url, before=backing_up(db_url, tmp_path),
                                 version_locations=locations)
     after = everything(db_url)
     if backend_of(db_url) == "sqlite":
         with postgres_database(postgres_url) as other:
-            restore_backup(other, backup, version_locations=locations)
+            restore_backup(other, backup, key=KEY, version_locations=locations)
             assert everything(other) == after
     else:
         other = f"sqlite:///{tmp_path / 'other.db'}"
-        restore_backup(other, backup, version_locations=locations)
+        restore_backup(other, backup, key=KEY, version_locations=locations)
         assert everything(other) == after
 
 
@@ -247,3 +266,21 @@ def test_database_and_secret_files_are_private(tmp_path, monkeypatch):
 def test_sqlite_commits_survive_power_loss(app):
     with app.extensions["companion"].store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2   # FULL
+
+
+def test_backup_and_migrate_do_not_import_each_other():
+    """The cycle backup.py <-> migrate.py (each imported the other inside a function) is
+    gone: migrate takes the backup as its ``before`` argument, restore.py uses both."""
+    import ast
+    from pathlib import Path
+
+    import companion
+
+    def imported(module: str) -> set[str]:
+        tree = ast.parse((Path(companion.__file__).parent / f"{module}.py").read_text())
+        return {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module}
+
+    assert not imported("backup") & {"migrate", "restore", "restore_checks"}
+    assert not imported("migrate") & {"backup", "restore", "restore_checks"}
+    assert imported("restore") >= {"backup", "migrate"}

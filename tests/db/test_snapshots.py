@@ -242,7 +242,8 @@ def test_backup_and_restore_keep_snapshots_that_still_match(backend_app, db_url,
                                                               tmp_path):
     """Snapshots travel in the backup like every table; restored, they are used (same rules)
     and give the replayed state; under other rules they would be ignored (test above)."""
-    from companion.backup import restore_backup, write_backup
+    from companion.backup import write_backup
+    from companion.restore import restore_backup
     from tests.db.test_backup import _bare_app
 
     store = backend_app.extensions["companion"].store
@@ -252,9 +253,9 @@ def test_backup_and_restore_keep_snapshots_that_still_match(backend_app, db_url,
     before = everything(db_url)
     assert [s["position"] for s in before["play_snapshots"]] == [4, 8]
     file = tmp_path / "club.nscbackup"
-    write_backup(db_url, file)
+    write_backup(db_url, file, key=b"k")
     target = f"sqlite:///{tmp_path / 'restored.db'}"
-    restore_backup(target, file)
+    restore_backup(target, file, key=b"k")
     assert everything(target) == before
     moved = _bare_app(tmp_path, target).extensions["companion"]
     row = moved.load(play_id)
