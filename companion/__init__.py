@@ -58,6 +58,7 @@ def _wire(app: Flask) -> None:
 
     from .cli import register_cli
     from .notify import Notifier
+    from .redact import redact_logger
     from .service import PlayService
     from .store import Store
     from .web import (
@@ -75,6 +76,7 @@ def _wire(app: Flask) -> None:
     from .web.i18n import init_i18n
 
     Htmx(app)
+    redact_logger(app.logger)        # no token or owner key in what the app logs either
     init_i18n(app, ROOT)
     app.extensions["companion"] = PlayService(Store(app.config["DATABASE_URL"]))
     app.extensions["notifier"] = Notifier(app.extensions["companion"].store,

@@ -192,12 +192,25 @@ def serve(host, port, workers, threads, worker_class, connections):
 
 
 @click.command("owner-key")
+@click.option("--port", default=lambda: int(os.environ.get("PORT", "5000")), type=int,
+              show_default="5000 or $PORT", help="The port `companion serve` listens on.")
 @with_appcontext
-def owner_key_command():
-    """Print the owner key (made once in the instance folder): it lets you change box data."""
+def owner_key_command(port):
+    """Print the owner key (made once in the instance folder): it lets you change box data.
+    On a terminal, also the owner link and its QR code (the start banner prints them only on
+    a terminal, never into a log)."""
+    from .netinfo import base_url
     from .owner import owner_key
+    from .qr import qr_terminal
+    from .server import owner_link
 
-    click.echo(owner_key())
+    key = owner_key()
+    click.echo(key)
+    if sys.stdout.isatty():
+        link = owner_link(base_url(current_app.config.get("PUBLIC_URL"), None, port), key)
+        click.echo(f"\nOwner link (only for your own phone: it lets it change the box data):\n"
+                   f"{link}\n")
+        click.echo(qr_terminal(link))
 
 
 def _create_app(*_args):

@@ -1,48 +1,55 @@
 """The production server (gunicorn) and the start-up banner with the LAN address's QR code."""
 from __future__ import annotations
 
-import re
+import sys
 
 import click
 
 from .netinfo import base_url
 from .qr import qr_terminal
+from .redact import redact, redact_logger
+
+__all__ = ["announce", "owner_link", "redact", "redacting_logger", "run_gunicorn"]
 
 
-def announce(public_url: str | None, port: int, owner_key: str | None = None) -> None:
+def announce(public_url: str | None, port: int, owner_key: str | None = None,
+             terminal: bool | None = None) -> None:
+    """The start banner: the address and its QR code; the owner link only on a terminal (a
+    banner written to a file or a service's journal would keep the owner key in a log)."""
     url = base_url(public_url, None, port) + "/"
     click.echo(f"\nNorth Sea Companion is serving at {url}")
     click.echo("Scan this with a phone on the same network:\n")
     click.echo(qr_terminal(url))
-    if owner_key:
-        owner_url = f"{url}owner/{owner_key}"
+    if not owner_key:
+        return
+    if terminal is None:
+        terminal = sys.stdout.isatty()
+    if terminal:
+        owner_url = owner_link(url, owner_key)
         click.echo(f"\nOwner link (only for your own phone: it lets it change the box data):\n"
                    f"{owner_url}\n")
         click.echo(qr_terminal(owner_url))
+    else:
+        click.echo("\nThe owner link is not printed here: this output is not a terminal and "
+                   "may be kept in a log. Run `companion owner-key` in a terminal to see it.\n")
 
 
-# A page path holds the play's token: /plays/<id>/<token>[/...] (the API's /api/v1/plays/<id>/...
-# holds none: its token travels in the Authorization header, which is never logged; nor does the
-# owner's /owner/plays/<id>/delete).
-TOKEN_SEGMENT = re.compile(r"(?<!/api/v1)(?<!/owner)(/plays/[^/?#\s\"]+/)[^/?#\s\"]+")
-# The owner link /owner/<key> (but not the owner's own pages under /owner/plays/...).
-OWNER_SEGMENT = re.compile(r"(/owner/)(?!plays/)[^/?#\s\"]+")
-
-
-def redact(text: str) -> str:
-    """The text with every play token replaced by [token] and the owner key by [key]."""
-    return OWNER_SEGMENT.sub(r"\1[key]", TOKEN_SEGMENT.sub(r"\1[token]", text))
+def owner_link(root: str, key: str) -> str:
+    return f"{root.rstrip('/')}/owner/{key}"
 
 
 def redacting_logger():
-    """gunicorn's logger, with tokens taken out of every access-log field (request line,
-    path, referer and any other): whoever reads the log cannot open or change a play."""
+    """gunicorn's logger, with tokens and the owner key taken out of every line of the access
+    log (request line, path, referer, every field) and of the error log (its "Invalid HTTP
+    request line" warning quotes the line): whoever reads the logs cannot open or change a
+    play, however the request spelled its path (companion.redact)."""
     from gunicorn.glogging import Logger
 
     class RedactingLogger(Logger):
-        def atoms(self, resp, req, environ, request_time):
-            atoms = super().atoms(resp, req, environ, request_time)
-            return {k: redact(v) if isinstance(v, str) else v for k, v in atoms.items()}
+        def setup(self, cfg):
+            super().setup(cfg)
+            redact_logger(self.error_log)
+            redact_logger(self.access_log)
 
     return RedactingLogger
 
