@@ -207,7 +207,7 @@ def owner_key_command(port):
     key = owner_key()
     click.echo(key)
     if sys.stdout.isatty():
-        link = owner_link(base_url(current_app.config.get("PUBLIC_URL"), None, port), key)
+        link = owner_link(base_url(current_app.config.get("PUBLIC_URL"), port), key)
         click.echo(f"\nOwner link (only for your own phone: it lets it change the box data):\n"
                    f"{link}\n")
         click.echo(qr_terminal(link))

@@ -36,18 +36,12 @@ def lan_address() -> str | None:
     return (private or addresses or [None])[0]
 
 
-def base_url(public_url: str | None, request_host: str | None, default_port: int) -> str:
+def base_url(public_url: str | None, port: int) -> str:
     """The root URL put into QR codes and share links: PUBLIC_URL, else this machine's LAN
-    address. Never the request's host name (a DNS-rebinding page could otherwise get its own
-    name into the QR codes); only its port is taken, as the server answers on it."""
+    address with the port the server listens on. Never anything of the request's Host header
+    (a DNS-rebinding page could otherwise get its own name or port into the QR codes)."""
     if public_url:
         return public_url.rstrip("/")
-    port = default_port
-    if request_host and ":" in request_host.rsplit("]", 1)[-1]:
-        try:
-            port = int(request_host.rsplit(":", 1)[1])
-        except ValueError:
-            pass
     address = lan_address() or "127.0.0.1"
     return f"http://{address}:{port}"
 

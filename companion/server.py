@@ -16,7 +16,7 @@ def announce(public_url: str | None, port: int, owner_key: str | None = None,
              terminal: bool | None = None) -> None:
     """The start banner: the address and its QR code; the owner link only on a terminal (a
     banner written to a file or a service's journal would keep the owner key in a log)."""
-    url = base_url(public_url, None, port) + "/"
+    url = base_url(public_url, port) + "/"
     click.echo(f"\nNorth Sea Companion is serving at {url}")
     click.echo("Scan this with a phone on the same network:\n")
     click.echo(qr_terminal(url))
@@ -104,6 +104,6 @@ def run_gunicorn(host: str, port: int, workers: int, threads: int,
             if worker_class == "gevent":
                 cooperative_psycopg()
 
-            return create_app()
+            return create_app({"LISTEN_PORT": port})   # share links' port (F10)
 
     Server().run()

@@ -10,9 +10,20 @@ from ..tokens import view_token_for
 
 
 def site_root() -> str:
-    port = int(os.environ.get("PORT", "5000") or 5000)
-    host = request.host if request else None
-    return base_url(current_app.config.get("PUBLIC_URL"), host, port)
+    return base_url(current_app.config.get("PUBLIC_URL"), listening_port())
+
+
+def listening_port() -> int:
+    """The port this server listens on: the one `companion serve` was given, else the one
+    the WSGI server reports for its own socket (SERVER_PORT: gunicorn and werkzeug take it
+    from the listening socket), else $PORT or 5000. Never the port in the Host header."""
+    configured = current_app.config.get("LISTEN_PORT")
+    if configured:
+        return int(configured)
+    own = request.environ.get("SERVER_PORT", "") if request else ""
+    if own.isdigit() and 0 < int(own) < 65536:
+        return int(own)
+    return int(os.environ.get("PORT", "5000") or 5000)
 
 
 def role_links(play_id: str, role: str, token: str) -> dict:

@@ -52,7 +52,7 @@ def test_trusted_hosts_adds_names(tmp_path):
 
 def test_share_links_never_come_from_the_request_host(tmp_path):
     """A trusted name in the Host header still never reaches a QR code or a share link."""
-    app = make_app(tmp_path, PUBLIC_URL=None, TRUSTED_HOSTS="board.club")
+    app = make_app(tmp_path, PUBLIC_URL=None, TRUSTED_HOSTS="board.club", LISTEN_PORT=5000)
     client = app.test_client()
     reply = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]},
                         headers={"Host": "board.club:5000"})
@@ -66,6 +66,32 @@ def test_share_links_never_come_from_the_request_host(tmp_path):
     with_public = make_app(tmp_path / "p", PUBLIC_URL="https://games.example.org/")
     body = new_play(with_public.test_client())
     assert body["view_url"].startswith("https://games.example.org/plays/")
+
+
+def test_share_links_take_their_port_from_the_server_never_the_host_header(tmp_path):
+    """F10: a Host header with another port (a trusted name) moves no share link or QR code:
+    the port is the one `companion serve` listens on, else the server's own socket's."""
+    from tests.web.test_seafarers_pages import decode_qr_svg
+
+    app = make_app(tmp_path, PUBLIC_URL=None, LISTEN_PORT=5000)
+    client = app.test_client()
+    body = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]},
+                       headers={"Host": "localhost:6666"}).get_json()
+    root = f"http://{lan_address() or '127.0.0.1'}:5000/plays/"
+    assert body["edit_url"].startswith(root) and body["view_url"].startswith(root)
+    auth = {"Authorization": f"Bearer {body['view_token']}", "Host": "localhost:6666"}
+    svg = client.get(f"/api/v1/plays/{body['id']}/join.svg", headers=auth).get_data(as_text=True)
+    assert decode_qr_svg(svg) == body["view_url"]
+    join = client.get(f"/plays/{body['id']}/{body['edit_token']}/join",
+                      headers={"Host": "localhost:6666"}).get_data(as_text=True)
+    assert ":6666" not in join and root in join
+    # without `companion serve`'s port: the socket's own (SERVER_PORT), not the Host's
+    (tmp_path / "bare").mkdir()
+    bare = make_app(tmp_path / "bare", PUBLIC_URL=None).test_client()
+    body = bare.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo"]},
+                     headers={"Host": "localhost:6666"},
+                     base_url="http://localhost:8123").get_json()
+    assert ":8123/plays/" in body["view_url"] and ":6666" not in body["view_url"]
 
 
 def test_session_cookie_is_samesite_lax(csrf_app):

@@ -90,9 +90,11 @@ def test_links_without_public_url_use_the_lan_address(tmp_path, monkeypatch):
     client = app.test_client()
     play = create(client)
     assert urlsplit(play["view_url"]).hostname == "10.0.0.7"
+    # the port is the server's own (its socket's), never the one in the Host header (F10)
     join = client.get(f"/plays/{play['id']}/{play['edit_token']}/join",
-                      headers={"Host": "localhost:5123"}).get_data(as_text=True)
-    assert "http://10.0.0.7:5123/plays/" in join
+                      headers={"Host": "localhost:5123"},
+                      base_url="http://localhost:5077").get_data(as_text=True)
+    assert "http://10.0.0.7:5077/plays/" in join and ":5123" not in join
     assert "only knows a local address" not in join
 
 
