@@ -15,6 +15,7 @@ from flask_babel import Babel, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
 from .core_words import core
+from .security import behind_https
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 COOKIE = "lang"
@@ -172,7 +173,8 @@ def choose(code):
         back = url_for("pages.index")
     response = redirect(back)
     if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                            secure=behind_https())
     return response
 
 

@@ -36,6 +36,7 @@ from .forms import coerce, event_body, new_play_body
 from .jsoncheck import uploaded_json
 from .links import role_links, share_link
 from .privacy import forget_play, remember_play, visible_ids
+from .security import behind_https
 from .sheets import scoresheet_pdf
 
 bp = Blueprint("pages", __name__)
@@ -277,7 +278,7 @@ def owner_link(key):
     if not matches(key):
         abort(403)
     response = redirect(url_for("pages.catalogues", owner="welcome"))
-    set_owner_cookie(response, secure=request.is_secure)
+    set_owner_cookie(response, secure=behind_https())
     return response
 
 

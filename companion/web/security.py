@@ -1,7 +1,8 @@
-"""CSRF, bearer tokens from headers, and security headers."""
+"""CSRF, bearer tokens from headers, security headers, and Secure cookies behind https."""
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
+from flask.sessions import SecureCookieSessionInterface
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; "
@@ -24,9 +25,33 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+def behind_https() -> bool:
+    """Whether the phone reached this request over https: the connection itself (or
+    gunicorn's trusted proxy header), a reverse proxy's X-Forwarded-Proto or Forwarded
+    proto, or a PUBLIC_URL that is https. Every cookie is then Secure. (A client that claims
+    https over plain http only makes its own cookies Secure: its browser drops them.)"""
+    if request.is_secure:
+        return True
+    if (current_app.config.get("PUBLIC_URL") or "").lower().startswith("https://"):
+        return True
+    proto = request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip().lower()
+    forwarded = request.headers.get("Forwarded", "").split(",")[0].lower()
+    return proto == "https" or any(part.strip() == "proto=https"
+                                   for part in forwarded.split(";"))
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, Secure behind https (SESSION_COOKIE_SECURE is one
+    setting for every request; whether a request came over https is known per request)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or behind_https()
+
+
 def init_security(app: Flask) -> None:
     from flask_wtf.csrf import CSRFProtect
 
+    app.session_interface = SessionInterface()
     csrf = CSRFProtect(app)
     app.extensions["csrf_protect"] = csrf
     app.after_request(add_security_headers)

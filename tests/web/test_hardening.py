@@ -100,6 +100,42 @@ def test_session_cookie_is_samesite_lax(csrf_app):
     assert "session=" in cookie and "SameSite=Lax" in cookie
 
 
+def cookies_set(tmp_path, name: str, public_url: str, headers: dict) -> dict[str, str]:
+    """Every cookie the app sets on a visit that makes all of them: a new play (the session
+    remembers it), the language, the owner link. {cookie name: its Set-Cookie header}."""
+    from companion.owner import owner_key
+
+    (tmp_path / name).mkdir()
+    app = make_app(tmp_path / name, WTF_CSRF_ENABLED=True, PUBLIC_URL=public_url)
+    client = app.test_client()
+    found = {}
+    play = new_play(client)
+    replies = [client.get(f"/plays/{play['id']}/{play['edit_token']}", headers=headers),
+               client.get("/new", headers=headers),
+               client.get("/language/de?next=/", headers=headers),
+               client.get(f"/owner/{owner_key(app)}", headers=headers)]
+    for reply in replies:
+        for header in reply.headers.getlist("Set-Cookie"):
+            found[header.split("=", 1)[0]] = header
+    assert set(found) == {"session", "lang", "nsc_owner"}, found
+    return found
+
+
+@pytest.mark.parametrize("how", ["X-Forwarded-Proto", "Forwarded", "PUBLIC_URL"])
+def test_every_cookie_is_secure_behind_https(tmp_path, how):
+    """F13: behind a reverse proxy that ends https (or with an https PUBLIC_URL) the session
+    and language cookies carry Secure, like the owner cookie; on the LAN's plain http none
+    does (a Secure cookie would not be kept there)."""
+    headers = {"X-Forwarded-Proto": {"X-Forwarded-Proto": "https"},
+               "Forwarded": {"Forwarded": "for=192.0.2.60;proto=https;by=203.0.113.43"},
+               "PUBLIC_URL": {}}[how]
+    public = "https://games.example.org" if how == "PUBLIC_URL" else "http://192.168.1.20:5000"
+    for name, header in cookies_set(tmp_path, "https", public, headers).items():
+        assert "; Secure" in header, (name, header)
+    for name, header in cookies_set(tmp_path, "http", "http://192.168.1.20:5000", {}).items():
+        assert "Secure" not in header, (name, header)
+
+
 # ---------------------------------------------------------------- PDF fetches only static/
 class Counting(http.server.BaseHTTPRequestHandler):
     hits: list = []
