@@ -13,16 +13,12 @@ from .games import Game, get_game
 from .games.box_questions import complete_answer
 from .games.errors import RuleError, say
 from .games.inputs import (
-    MAX_NAME,
-    check_delta,
     check_name,
     check_object,
     is_whole_number_text,
-    parse_sheet,
-    player_of,
-    refuse_idle_rows,
 )
 from .games.protocol import make_rng, new_seed
+from .sheet_changes import apply_sheet
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
 COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", *clock.EVENTS)
@@ -181,181 +177,6 @@ def apply_rules(state: dict, event: dict, check_whole: bool = True) -> dict:
     return game.apply(state, {"type": kind, "data": data})
 
 
-def apply_sheet(game: Game, state: dict, data: dict) -> dict:
-    """Merge ``fields`` into a player's sheet and/or add ``add``'s numbers to it."""
-    check_object(data, ("player", "fields", "add"), "data")
-    player = player_of(data.get("player"), state["sheets"], "data.player",
-                       "Pick a player of this play.")
-    if data.get("fields") is None and data.get("add") is None:
-        raise RuleError("A sheet change needs fields to set or numbers to add.", "data.fields")
-    # (parse_sheet refuses the fields' idle rows the same way)
-    refuse_idle_rows(game.sheet_fields, state["options"], data.get("add"), "data.add")
-    fields = parse_sheet(game.sheet_fields, data.get("fields"), state["options"],
-                         "data.fields", fill=False)
-    add = parse_add(game.sheet_fields_for(state["options"]), data.get("add"))
-    both = sorted(set(fields) & set(add))
-    if both:
-        raise RuleError(f"'{both[0]}' is either set or added to in one change, not both.",
-                        f"data.add.{both[0]}")
-    sheet = state["sheets"][player]
-    sheet.update(fields)
-    specs = {f.name: f for f in game.sheet_fields_for(state["options"])}
-    for name, delta in add.items():
-        sheet[name] = added(specs[name], sheet.get(name), delta, player)
-    return state
-
-
-ADDABLE = ("int", "counts", "choices")
-
-
-def parse_add(specs, add: Any) -> dict:
-    """``{field: n}`` for a number field, ``{field: {key: n}}`` for a counts or choices
-    field: whole numbers, none of them 0."""
-    if add is None:
-        return {}
-    if not isinstance(add, dict):
-        raise RuleError("add must be an object of numbers to add, e.g. {\"outposts\": 1}.",
-                        "data.add")
-    by_name = {f.name: f for f in specs}
-    out: dict[str, Any] = {}
-    for name, delta in add.items():
-        where = f"data.add.{name}"
-        spec = by_name.get(name)
-        if spec is None:
-            raise RuleError(f"Unknown score-sheet field '{name}'.", where, "unknown_field")
-        if spec.kind not in ADDABLE:
-            raise RuleError(say("%(row)s is not a number to add to; set it instead.",
-                                row=spec.label), where)
-        if spec.kind == "int":
-            out[name] = check_delta(delta, where, spec.label)
-            continue
-        if not isinstance(delta, dict) or not delta:
-            raise RuleError(f"{spec.label}: add an object of kinds and numbers, e.g. "
-                            "{\"pig\": 1}.", where)
-        known = spec.keys or spec.choices
-        for key in delta:
-            if (known and key not in known) or not isinstance(key, str) or not key \
-                    or len(key) > MAX_NAME:
-                raise RuleError(f"{spec.label}: unknown kind '{key}'.", f"{where}.{key}",
-                                "unknown_field")
-        out[name] = {key: check_delta(n, f"{where}.{key}", spec.label)
-                     for key, n in delta.items()}
-    return out
-
-
-def added(spec, current: Any, delta: Any, player: str) -> Any:
-    """The field's value after adding; leaving the field's bounds is refused (a tap below 0
-    is a mistake to show, not to hide: clamping would also make the tap impossible to undo
-    exactly)."""
-    if spec.kind == "int":
-        return within(spec, (current or 0) + delta, player, spec.label, "")
-    if spec.kind == "counts":
-        counts = dict(current or {})
-        for key, n in delta.items():
-            counts[key] = within(spec, counts.get(key, 0) + n, player,
-                                 f"{spec.label} ({key.replace('_', ' ')})", f".{key}")
-        return counts
-    items = list(current or [])
-    for key, n in delta.items():
-        have = items.count(key) + n
-        within(spec, have, player, f"{spec.label} ({key.replace('_', ' ')})", f".{key}",
-               minimum=0, maximum=spec.max_items)
-        items = [i for i in items if i != key] + [key] * have
-    if len(items) > spec.max_items:
-        raise RuleError(say("%(player)s's %(row)s can hold at most %(count)s entries.",
-                            player=player, row=spec.label, count=spec.max_items),
-                        f"data.add.{spec.name}", "out_of_range", 422)
-    order = {c: i for i, c in enumerate(spec.choices)}
-    return sorted(items, key=lambda i: order.get(i, len(order)))
-
-
-def within(spec, value: int, player: str, label: str, suffix: str, minimum: int | None = None,
-           maximum: int | None = None) -> int:
-    low = spec.minimum if minimum is None else minimum
-    high = spec.maximum if maximum is None else maximum
-    if value < low:
-        raise RuleError(say("%(player)s's %(row)s cannot go below %(low)s.", player=player,
-                            row=label, low=low),
-                        f"data.add.{spec.name}{suffix}", "out_of_range", 422)
-    if value > high:
-        raise RuleError(say("%(player)s's %(row)s cannot go above %(high)s.", player=player,
-                            row=label, high=high),
-                        f"data.add.{spec.name}{suffix}", "out_of_range", 422)
-    return value
-
-
-# --------------------------------------------------------------------------- undo my change
-def plan_undo_mine(state: dict, events: list[dict], device: str) -> dict:
-    """How to undo ``device``'s last change among the active ``events`` (each with
-    "position", "device", "undoes"): {"how": "head" | "compensate" | "refuse", "target",
-    "why", "code"}. Changes already undone by a compensating event are skipped."""
-    undone = {e["undoes"] for e in events if e.get("undoes") is not None}
-    target = next((e for e in reversed(events)
-                   if e.get("device") == device and e.get("undoes") is None
-                   and e["position"] not in undone), None)
-    if target is None:
-        return {"how": "refuse", "target": None, "code": "nothing_to_undo",
-                "why": "This phone has no change of its own left to undo."}
-    if target is events[-1]:
-        return {"how": "head", "target": target}
-    why = why_not_invertible(state, target)
-    if why:
-        return {"how": "refuse", "target": target, "code": "cannot_undo_out_of_order",
-                "why": why}
-    return {"how": "compensate", "target": target}
-
-
-def why_not_invertible(state: dict, event: dict) -> str | None:
-    """None when a compensating event can take ``event`` back now, else the sentence why not."""
-    label = describe_event(state, event)
-    if event["type"] != "sheet":
-        if get_game(state["game"]).inverse_event(event) is None:
-            return say("Your last change (%(change)s) cannot be taken back on its own. Other "
-                       "changes came after it; the shared Undo takes changes back in order.",
-                       change=label)
-        return None
-    data = event.get("data") or {}
-    if data.get("fields"):
-        game = get_game(state["game"])
-        try:
-            wanted = parse_sheet(game.sheet_fields, data["fields"], state["options"],
-                                 "data.fields", fill=False)
-        except RuleError:
-            wanted = None
-        sheet = state["sheets"].get(data.get("player"), {})
-        if wanted is None or any(sheet.get(k) != v for k, v in wanted.items()):
-            return say("Your last change (%(change)s) was changed again since; undoing it "
-                       "would overwrite that.", change=label)
-    return None
-
-
-def inverse_event(before: dict, now: dict, event: dict) -> dict | None:
-    """The event that takes ``event`` back out of order: the negated ``add``, and for
-    ``fields`` the values they had ``before`` it; None when it cannot be."""
-    if why_not_invertible(now, event):
-        return None
-    if event["type"] != "sheet":
-        return get_game(now["game"]).inverse_event(event)
-    data = event.get("data") or {}
-    player = data.get("player")
-    out: dict[str, Any] = {"player": player}
-    if data.get("fields"):
-        game = get_game(now["game"])
-        specs = {f.name: f for f in game.sheet_fields_for(now["options"])}
-        old = before["sheets"].get(player, {})
-        out["fields"] = {name: old.get(name, specs[name].empty())
-                         for name in data["fields"] if name in specs}
-    if data.get("add"):
-        out["add"] = negated(data["add"])
-    return {"type": "sheet", "data": out}
-
-
-def negated(add: Any) -> Any:
-    if isinstance(add, dict):
-        return {k: negated(v) for k, v in add.items()}
-    return -int(add)
-
-
 # --------------------------------------------------------------------------- labels
 # (worded unlike the buttons' own names: "Undo: Next phase" beside "Next phase →" would be
 # two buttons a person, or a screen reader, could mistake for each other)
@@ -366,24 +187,43 @@ COMMON_WORDS = {"advance": say("End of the phase"), "finish": say("End of the ga
                 "box_value": say("A box value")}
 
 
-def describe_event(state: dict, event: dict) -> str:
+def describe_event(state: dict, event: dict, moment: str | None = None) -> str:
     """An event in plain words for players: "Cecilie +1 territory", "Ann: Outposts built +1",
-    "Ann's sheet: Delivered livestock pig 3". A game may say it in its own words."""
+    "Ann's sheet: Delivered livestock pig 3". A game may say it in its own words.
+    ``moment``: "after" when ``state`` is the one right after the event (an undo of the last
+    change), "before" when it is the one right before it (a redo), None when unknown; it lets
+    the end of a turn, phase or round name which one it was."""
     game = get_game(state["game"])
-    words = game.describe_event(state, event)
+    words = game.describe_event(state, event, moment)
     if words:
         return words
     kind, data = event.get("type"), event.get("data") or {}
     if kind == "sheet":
         return describe_sheet(game, state, data)
-    if kind == "advance" and len(game.phases) == 1:
-        return say("End of the round")
+    if kind == "advance":
+        return describe_advance(game, state, moment)
     if kind in COMMON_WORDS:
         return COMMON_WORDS[kind]
     words = str(kind).replace("_", " ").capitalize()
     player = data.get("player")
     return say("%(player)s: %(changes)s", player=player, changes=words.lower()) if isinstance(
         player, str) else words
+
+
+def describe_advance(game: Game, state: dict, moment: str | None) -> str:
+    """"End of round 2", "End of the actions phase": which phase ended, when the state is
+    known to be the one right after (or right before) the change."""
+    phases = list(game.phases)
+    if moment not in ("after", "before") or state["phase"] not in phases:
+        return say("End of the round") if len(phases) == 1 else COMMON_WORDS["advance"]
+    index, round_ = phases.index(state["phase"]), state["round"]
+    if moment == "after" and not state["finished"]:
+        index -= 1                  # the phase before the current one ended
+        if index < 0:
+            index, round_ = len(phases) - 1, round_ - 1
+    if index == len(phases) - 1 or state["finished"]:
+        return say("End of round %(round)s", round=round_)
+    return say("End of the %(phase)s phase", phase=phases[index])
 
 
 def describe_sheet(game: Game, state: dict, data: dict) -> str:
@@ -396,11 +236,15 @@ def describe_sheet(game: Game, state: dict, data: dict) -> str:
             parts += [f"{label} {k.replace('_', ' ')} {signed(n)}" for k, n in delta.items()]
         else:
             parts.append(f"{label} {signed(delta)}")
-    if parts and not data.get("fields"):
+    if parts and not data.get("fields") and not data.get("set"):
         return say("%(player)s: %(changes)s", player=player, changes=shortened(parts))
     for name, value in (data.get("fields") or {}).items():
         label = specs[name].label if name in specs else name
         parts.append(f"{label} {shown(value)}")
+    for name, kinds in (data.get("set") or {}).items():
+        label = specs[name].label if name in specs else name
+        if isinstance(kinds, dict):
+            parts += [f"{label} {str(k).replace('_', ' ')} {n}" for k, n in kinds.items()]
     if parts:
         return say("%(player)s's sheet: %(changes)s", player=player, changes=shortened(parts))
     return say("%(player)s's sheet, unchanged", player=player)

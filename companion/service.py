@@ -15,23 +15,18 @@ from sqlalchemy.exc import IntegrityError
 
 from . import clock
 from .games import get_game
-from .games.errors import RuleError, say
+from .games.errors import RuleError
 from .games.inputs import check_object
 from .games.protocol import new_seed
 from .plays import (
     apply_event,
     check_expected,
-    describe_event,
-    inverse_event,
     new_state,
-    parse_device,
     parse_event,
-    plan_undo_mine,
     replay,
     score_of,
-    valid_device,
-    why_not_invertible,
 )
+from .service_undo import TakingBack
 from .snapshots import rules_fingerprint
 from .store import Conflict, KeyRecord, PlayRow, Store, Write, now
 from .tokens import new_play_id, new_token, token_hash, view_token_for
@@ -88,7 +83,7 @@ class StateCache:
                 self._items.popitem(last=False)
 
 
-class PlayService:
+class PlayService(TakingBack):
     def __init__(self, store: Store, cache: StateCache | None = None, clock_now=now,
                  snapshot_every: int = SNAPSHOT_EVERY):
         self.store = store
@@ -249,13 +244,7 @@ class PlayService:
                 raise Conflict(row.version)
             known = self.known(row, write)
             state = apply_event(known.state, event, check_whole=whole)
-            summary = summary_of(state)
-            version = write.append(event, finished=state["finished"], summary=summary,
-                                   device=event["device"], at=event["at"])
-            written = replace(row, version=version, head=row.head + 1, length=row.head + 1,
-                              finished=state["finished"], summary=summary, updated_at=now())
-            snapped = self._snapshot_due(write, row.head + 1, state, known.snapped)
-            done = Done(written, dict(state, version=version), snapped=snapped)
+            done = self._appended(write, event, state, known.snapped, device=event["device"])
             done = self._keep(write, key, done, answer)
         return self._remember(done)
 
@@ -289,79 +278,18 @@ class PlayService:
             done = self._keep(write, key, done, answer)
         return self._remember(done)
 
-    def undo_mine(self, play_id: str, device: str, *, key: str | None = None,
-                  answer: Answer | None = None, check: Check | None = None) -> Done:
-        """Undo this device's last change without touching another phone's: the head moves
-        back when it is the latest change; a sheet or counter change further back gets a
-        compensating event; anything else is refused with a sentence."""
-        device = parse_device(device, "device")
-        return self._twice(lambda: self._undo_mine(play_id, device, key, answer, check))
-
-    def _undo_mine(self, play_id: str, device: str, key: str | None,
-                   answer: Answer | None, check: Check | None = None) -> Done:
-        with self._writing(play_id, check) as write:
-            done = self._replay_of(write, key)
-            if done is not None:
-                return done
-            row = write.row
-            events = self.store.undo_candidates(row.id, row.head, device, conn=write.conn)
-            known = self.known(row, write)
-            state = known.state
-            plan = plan_undo_mine(state, events, device)
-            if plan["how"] == "refuse":
-                raise RuleError(plan["why"], None, plan["code"], 409)
-            if plan["how"] == "head":
-                done = self._to_head(write, row.head - 1)
-            else:
-                target = plan["target"]
-                before = self.state_at(row, target["position"] - 1, write).state
-                inverse = inverse_event(before, state, target)
-                if inverse is None:
-                    raise RuleError(why_not_invertible(state, target) or
-                                    "That change cannot be taken back on its own.", None,
-                                    "cannot_undo_out_of_order", 409)
-                inverse = dict(inverse, at=self.now())
-                after = apply_event(state, inverse)
-                summary = summary_of(after)
-                version = write.append(inverse, finished=after["finished"], summary=summary,
-                                       device=device, undoes=target["position"],
-                                       at=inverse["at"])
-                written = replace(row, version=version, head=row.head + 1,
-                                  length=row.head + 1, finished=after["finished"],
-                                  summary=summary, updated_at=now())
-                snapped = self._snapshot_due(write, row.head + 1, after, known.snapped)
-                done = Done(written, dict(after, version=version), snapped=snapped)
-            done = self._keep(write, key, done, answer)
-        return self._remember(done)
-
-    def undo_info(self, row: PlayRow, device: str | None) -> dict:
-        """What the Undo buttons say: the shared one (the head change) and, for a device,
-        its own last change: {"label", "possible"}."""
-        events = self.store.undo_candidates(row.id, row.head, device)
-        state = self.state(row)
-        shared = say("Undo: %(change)s", change=self._label(state, events, events[-1])
-                     ) if events else say("Undo")
-        mine = {"label": say("Nothing of yours to undo"), "possible": False}
-        if device and valid_device(device):
-            plan = plan_undo_mine(state, events, device)
-            if plan.get("target") is not None:
-                mine = {"label": say("Undo: %(change)s",
-                                     change=self._label(state, events, plan["target"])),
-                        "possible": plan["how"] != "refuse",
-                        # this phone's last change is the last change: the shared Undo says it
-                        "same": plan["target"] is events[-1]}
-        return {"shared": shared, "mine": mine}
-
-    @staticmethod
-    def _label(state: dict, events: list[dict], event: dict) -> str:
-        """An event in words; a compensating event names the change it took back."""
-        if event.get("undoes") is not None:
-            target = next((e for e in events if e["position"] == event["undoes"]), None)
-            if target is not None:
-                return say("the undo of %(change)s", change=describe_event(state, target))
-        return describe_event(state, event)
-
     # ---- the steps of a write
+    def _appended(self, write: Write, event: dict, after: dict, snapped: int, **row_of) -> Done:
+        """Append one event whose resulting state is ``after``."""
+        row = write.row
+        summary = summary_of(after)
+        version = write.append(event, finished=after["finished"], summary=summary,
+                               at=event["at"], **row_of)
+        written = replace(row, version=version, head=row.head + 1, length=row.head + 1,
+                          finished=after["finished"], summary=summary, updated_at=now())
+        snapped = self._snapshot_due(write, row.head + 1, after, snapped)
+        return Done(written, dict(after, version=version), snapped=snapped)
+
     @contextmanager
     def _writing(self, play_id: str, check: Check | None = None) -> Iterator[Write]:
         if not isinstance(play_id, str) or len(play_id) > 32:

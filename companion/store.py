@@ -21,6 +21,9 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 
+# the clock's pause and resume: kept by an undo, never taken back by one (companion.undo)
+from .clock import EVENTS as CLOCK_EVENTS
+
 metadata = sa.MetaData()
 
 plays = sa.Table(
@@ -376,21 +379,30 @@ class Store:
 
     def undo_candidates(self, play_id: str, head: int, device: str | None, conn=None
                         ) -> list[dict]:
-        """What the Undo buttons need, not the whole log: the head event, ``device``'s
-        events and the compensating ones (with the events those undo), in order."""
+        """What the Undo buttons need, not the whole log (companion.undo): the head event,
+        ``device``'s events, the compensating ones (with the events those undo), the clock's
+        pause and resume events and the last other change, in order."""
         active = sa.and_(events.c.play_id == play_id, events.c.discarded.is_(False),
                          events.c.position <= head)
         undone = sa.select(events.c.undoes).where(active, events.c.undoes.is_not(None))
+        last_change = (sa.select(sa.func.max(events.c.position))
+                       .where(active, events.c.type.not_in(CLOCK_EVENTS)))
         wanted = sa.or_(events.c.position == head, events.c.undoes.is_not(None),
                         events.c.position.in_(undone.scalar_subquery()),
+                        events.c.type.in_(CLOCK_EVENTS),
+                        events.c.position == last_change.scalar_subquery(),
                         *([events.c.device == device] if device else []))
-        query = (sa.select(events.c.type, events.c.data, events.c.position,
-                           events.c.created_at, events.c.device, events.c.undoes)
-                 .where(active, wanted).order_by(events.c.position))
+        query = EVENT_COLUMNS.where(active, wanted).order_by(events.c.position)
         with self._reading(conn) as c:
-            return [{"type": r.type, "data": r.data, "position": r.position,
-                     "at": r.created_at, "device": r.device, "undoes": r.undoes}
-                    for r in c.execute(query)]
+            return [event_of(r) for r in c.execute(query)]
+
+    def event_after_head(self, play_id: str, head: int, conn=None) -> dict | None:
+        """The first undone event past the head (what a redo of the head would put back)."""
+        query = EVENT_COLUMNS.where(events.c.play_id == play_id, events.c.discarded.is_(False),
+                                    events.c.position == head + 1)
+        with self._reading(conn) as c:
+            found = c.execute(query).first()
+        return event_of(found) if found is not None else None
 
     @contextmanager
     def _reading(self, conn) -> Iterator:
@@ -593,6 +605,15 @@ class Store:
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return dict(row._mapping) if row else None
+
+
+EVENT_COLUMNS = sa.select(events.c.type, events.c.data, events.c.position, events.c.created_at,
+                          events.c.device, events.c.undoes)
+
+
+def event_of(row) -> dict:
+    return {"type": row.type, "data": row.data, "position": row.position, "at": row.created_at,
+            "device": row.device, "undoes": row.undoes}
 
 
 class Write:

@@ -396,6 +396,25 @@ class KnarrGame(Game):
 
     event_types = ("turn",)
 
+    def describe_event(self, state: dict, event: dict, moment: str | None = None
+                       ) -> str | None:
+        """"End of Ann's turn", "Ann passed (reputation step only)": whose turn it was is
+        the event's player, else the last turn recorded (the state right after it) or the
+        current player (the state right before it)."""
+        kind, data = event.get("type"), event.get("data") or {}
+        if kind not in ("turn", "advance"):
+            return None
+        table = state.get("table") or {}
+        player = data.get("player") if isinstance(data.get("player"), str) else None
+        if player is None and moment == "after" and table.get("history"):
+            player = table["history"][-1].get("player")
+        elif player is None and moment == "before":
+            player = table.get("current_player")
+        if kind == "advance":
+            return (say("%(player)s passed (reputation step only)", player=player) if player
+                    else say("A turn passed (reputation step only)"))
+        return say("End of %(player)s's turn", player=player) if player else say("End of turn")
+
     def apply(self, state: dict, event: dict) -> dict:
         if event.get("type") != "turn":
             return super().apply(state, event)

@@ -102,9 +102,12 @@ class Game(BoxQuestions):
         state["phase"] = phases[0]
         return state
 
-    def describe_event(self, state: dict, event: dict) -> str | None:
+    def describe_event(self, state: dict, event: dict, moment: str | None = None
+                       ) -> str | None:
         """The event in the game's own plain words for players ("Cecilie +1 territory"), or
-        None for the common wording (companion.plays.describe_event)."""
+        None for the common wording (companion.plays.describe_event). ``moment``: "after"
+        when ``state`` is the one right after the event, "before" right before it, None
+        when unknown (whose turn ended can be told from the first two)."""
         return None
 
     def inverse_event(self, event: dict) -> dict | None:

@@ -174,14 +174,14 @@ def _move(play_id: str, step: int):
     check = edit_check(play_id)
     key = idempotency_key()
     body = json_body(optional=True)
-    check_object(body, ("expected_version", "device") if step < 0 else ("expected_version",),
-                 message="The body must be a JSON object.")
+    check_object(body, ("expected_version", "device"), message="The body must be a JSON object.")
     if body.get("device") is not None:
         if body.get("expected_version") is not None:
-            raise RuleError("Send either device (undo that device's last change) or "
-                            "expected_version (undo the latest change), not both.", "device")
-        return change_response(service().undo_mine(play_id, body["device"], key=key,
-                                                   answer=answer_bytes, check=check))
+            raise RuleError("Send either device (that device's own last change or undo) or "
+                            "expected_version (the latest change), not both.", "device")
+        take_back = service().undo_mine if step < 0 else service().redo_mine
+        return change_response(take_back(play_id, body["device"], key=key,
+                                          answer=answer_bytes, check=check))
     return change_response(service().move_head(play_id, step, body.get("expected_version"),
                                                key=key, answer=answer_bytes, check=check))
 

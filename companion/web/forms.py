@@ -6,6 +6,7 @@ from typing import Any
 from ..games.errors import RuleError, say
 from ..games.inputs import active_fields, is_whole_number_text
 from ..games.protocol import Game
+from ..sheet_changes import SETTABLE, kinds_of
 from .jsoncheck import loads_checked
 
 MAX_PLAYERS_ON_FORM = 8
@@ -49,10 +50,15 @@ def event_body(form, game: Game, state: dict) -> dict:
         add = adds_from_form(form)
         bump_to_add(form.get("bump"), add)
         fields = sheet_fields_from_form(form, game, state)
+        kinds = kinds_from_form(form, game, state)
         for name in add:
             fields.pop(name, None)    # a tap adds to what is stored, not to what the form held
+            kinds.pop(name, None)
         drop_unchanged(fields, game, state, form.get("player"))
+        drop_unchanged_kinds(kinds, game, state, form.get("player"))
         body["data"] = {"player": form.get("player"), "fields": fields}
+        if kinds:
+            body["data"]["set"] = kinds
         if add:
             body["data"]["add"] = add
         return body
@@ -109,6 +115,35 @@ def bump_to_add(bump: str | None, add: dict) -> None:
             add[name][key] = add[name].get(key, 0) + step
     elif name not in add:
         add[name] = step
+
+
+def kinds_from_form(form, game: Game, state: dict) -> dict:
+    """The boxes of single kinds (``f:<row>.<kind>``: pig of livestock, one longship bonus)
+    as the event's ``set``: each kind is its own change, never its row's (the other kinds
+    of the row, typed or tapped on other phones, stay as they are)."""
+    kinds: dict[str, dict] = {}
+    for spec in active_fields(game.sheet_fields, state["options"]):
+        if spec.kind not in SETTABLE:
+            continue
+        prefix = f"f:{spec.name}."
+        present = {k[len(prefix):]: form.getlist(k)[-1] for k in form if k.startswith(prefix)}
+        if present:
+            kinds[spec.name] = {k: coerce(v) if v.strip() else 0 for k, v in present.items()}
+    return kinds
+
+
+def drop_unchanged_kinds(kinds: dict, game: Game, state: dict, player: Any) -> None:
+    """Kinds posted as they are stored (a whole form saved without a script) change
+    nothing: left out, and a row with none left goes too."""
+    stored = state["sheets"].get(player) if isinstance(player, str) else None
+    if stored is None:
+        return
+    specs = {f.name: f for f in active_fields(game.sheet_fields, state["options"])}
+    for name in list(kinds):
+        have = kinds_of(specs[name], stored.get(name))
+        kinds[name] = {k: v for k, v in kinds[name].items() if have.get(k, 0) != v}
+        if not kinds[name]:
+            del kinds[name]
 
 
 def sheet_fields_from_form(form, game: Game, state: dict) -> dict:
@@ -183,11 +218,7 @@ def parse_list(text: str, name: str) -> list:
 
 
 def parse_counts(form, spec) -> dict | None:
-    prefix = f"f:{spec.name}."
-    if spec.keys:
-        present = {k[len(prefix):]: form[k] for k in form if k.startswith(prefix)}
-        return {k: coerce(v) if v.strip() else 0 for k, v in present.items()} or None
-    text = form.get(f"f:{spec.name}")
+    text = form.get(f"f:{spec.name}")     # (a box per kind, f:<row>.<kind>, is a set)
     if text is None:
         return None
     counts = {}
@@ -200,12 +231,8 @@ def parse_counts(form, spec) -> dict | None:
 
 
 def parse_choice_counts(form, spec) -> dict | None:
-    """A "choices" field's steppers: f:<name>.<choice> = how many times that choice is taken
-    (the field turns {choice: count} into its list), or the plain text box f:<name>."""
-    prefix = f"f:{spec.name}."
-    present = {k[len(prefix):]: form[k] for k in form if k.startswith(prefix)}
-    if present:
-        return {k: coerce(v) if v.strip() else 0 for k, v in present.items()}
+    """A "choices" field's plain text box f:<name> (its boxes per choice, f:<name>.<choice>,
+    are a set: kinds_from_form)."""
     return form.get(f"f:{spec.name}")
 
 

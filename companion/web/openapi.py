@@ -15,6 +15,9 @@ DEVICE = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+
           "description": "The device (phone or client) making the change: 1 to 64 printable "
                          "ASCII characters without spaces. Recorded with the event; undo "
                          "with a device takes back that device's last change."}
+# an undo or redo names the device whose own change it is, or the version it saw: not both
+ONE_OR_THE_OTHER = {"required": ["device", "expected_version"], "properties": {
+    "device": {"type": "string"}, "expected_version": {"type": "number"}}}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[ -~]+$"},
@@ -147,16 +150,24 @@ def _schemas() -> dict:
                 "finished_at": {"type": ["string", "null"], "format": "date-time"},
                 "running": {"type": "boolean"},
                 "elapsed_s": {"type": "integer", "minimum": 0}}},
-        "UndoRequest": {"type": "object", "properties": {
+        "UndoRequest": {"type": "object", "not": ONE_OR_THE_OTHER, "properties": {
             "expected_version": {"type": ["integer", "null"]},
             "device": {**DEVICE, "description": (
-                "Undo this device's last change instead of the latest one: the head moves "
-                "back when it is the latest; a sheet or counter change further back gets a "
-                "compensating event; anything else (a turn end, advance) is a 409 "
-                "cannot_undo_out_of_order with a sentence. Not together with "
-                "expected_version.")}}},
-        "RedoRequest": {"type": "object", "properties": {
-            "expected_version": {"type": ["integer", "null"]}}},
+                "Undo this device's last change instead of the latest one (the clock's pause "
+                "and resume are never changes to undo): a sheet or counter change gets a "
+                "compensating event recorded as this device's undo; a change no event inverts "
+                "(a turn end, advance) moves the head back when nothing but the clock came "
+                "after it (those clock events are recorded again); anything else is a 409 "
+                "cannot_undo_out_of_order with a sentence, nothing left a 409 "
+                "nothing_to_undo. Not together with expected_version.")}}},
+        "RedoRequest": {"type": "object", "not": ONE_OR_THE_OTHER, "properties": {
+            "expected_version": {"type": ["integer", "null"]},
+            "device": {**DEVICE, "description": (
+                "Redo this device's last undo instead of the latest undone event: its "
+                "compensating event is taken back in turn, or the head moves on over the "
+                "device's own change; a change the device made since ends the redo (409 "
+                "nothing_to_redo), one changed again since on another phone is a 409 "
+                "cannot_redo. Not together with expected_version.")}}},
     }
 
 
@@ -200,7 +211,8 @@ def _paths() -> dict:
             {**_change_ok(), **_errors(400, 401, 403, 409, 415, 422, 429)},
             _body(_ref("UndoRequest"), False), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/redo": {"post": _op(
-            "Redo an undone event", {**_change_ok(), **_errors(400, 401, 403, 409, 415, 429)},
+            "Redo an undone event (or, with device, that device's last undo)",
+            {**_change_ok(), **_errors(400, 401, 403, 409, 415, 422, 429)},
             _body(_ref("RedoRequest"), False), [play, IDEMPOTENCY_KEY], True)},
         "/api/v1/plays/{play_id}/scoresheet.pdf": {"get": _op(
             "The score sheet as PDF", {**_ok({"type": "string"}, kind="application/pdf"),

@@ -147,7 +147,7 @@ def sheet_value(field) -> dict:
 
 def sheet_add(field) -> dict | None:
     """What companion.plays.parse_add accepts for one row, or None when it adds to nothing."""
-    from ..plays import ADDABLE
+    from ..sheet_changes import ADDABLE
 
     if field.kind not in ADDABLE:
         return None
@@ -162,9 +162,31 @@ def sheet_add(field) -> dict | None:
             "description": field.label}
 
 
+def sheet_set(field) -> dict | None:
+    """What companion.plays.parse_set accepts for one row of kinds, or None for another row:
+    a count per named kind (a choices row: how many entries of that choice)."""
+    from ..sheet_changes import SETTABLE
+
+    if field.kind not in SETTABLE:
+        return None
+    count = (whole(field.minimum, field.maximum) if field.kind == "counts"
+             else whole(0, field.max_items))
+    known = field.keys or field.choices
+    if known:
+        return obj({k: count for k in known}, minProperties=1, description=field.label)
+    return {"type": "object", "minProperties": 1, "additionalProperties": count,
+            "propertyNames": {"minLength": 1, "maxLength": MAX_NAME},
+            "description": field.label}
+
+
 def sheet_data(game: Game) -> dict:
     fields = {f.name: sheet_value(f) for f in game.sheet_fields}
     adds = {f.name: a for f in game.sheet_fields if (a := sheet_add(f)) is not None}
+    kinds = {f.name: k for f in game.sheet_fields if (k := sheet_set(f)) is not None}
+    ways = {"fields": fields, "add": adds, "set": kinds}
+    twice = [(one, other, k) for one, other in (("fields", "add"), ("set", "add"),
+                                                ("fields", "set"))
+             for k in ways[one] if k in ways[other]]
     return {**obj({
         "player": player(),
         "fields": {**obj(fields, nullable=True), "description": (
@@ -172,15 +194,22 @@ def sheet_data(game: Game) -> dict:
             "use is a 422 field_not_in_play")},
         "add": {**obj(adds, nullable=True), "description": (
             "Numbers to add to number rows ({row: {kind: n}} for a row of kinds): a result "
-            "outside the row's bounds is a 422 out_of_range; adds commute")}},
+            "outside the row's bounds is a 422 out_of_range; adds commute")},
+        "set": {**obj(kinds, nullable=True), "description": (
+            "Single kinds of rows of kinds to set, {row: {kind: n}} (a box typed for one kind "
+            "on a phone): the row's other kinds stay as they are; for a choices row n is how "
+            "many entries of that choice it holds (more than the row holds in all is a 422 "
+            "out_of_range)")}},
         ("player",)),
-        "anyOf": [{"required": ["fields"], "properties": {"fields": {"type": "object"}}},
-                  {"required": ["add"], "properties": {"add": {"type": "object"}}}],
-        "not": {"anyOf": [{"required": ["fields", "add"], "properties": {
-            "fields": {"type": "object", "required": [k]},
-            "add": {"type": "object", "required": [k]}}} for k in adds]}, "description": (
-            "Set rows (fields) and/or add to them (add), not both for one row. A change that "
-            "leaves the sheets impossible as a whole is a 400 impossible_sheet.")}
+        "anyOf": [{"required": [way], "properties": {way: {"type": "object"}}}
+                  for way in ways],
+        "not": {"anyOf": [{"required": [one, other], "properties": {
+            one: {"type": "object", "required": [k]},
+            other: {"type": "object", "required": [k]}}} for one, other, k in twice]},
+        "description": (
+            "Set rows (fields), set single kinds of rows (set) and/or add to rows (add), one "
+            "way per row in one change. A change that leaves the sheets impossible as a whole "
+            "is a 400 impossible_sheet.")}
 
 
 def box_value_data(game: Game) -> dict | None:

@@ -90,8 +90,8 @@ def open_play(play_id: str, token: str) -> tuple[PlayRow, str]:
 def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
     state = service().state(row)
     game = get_game(row.game)
-    undo = (service().undo_info(row, quiet_device()) if role == "edit"
-            else {"shared": "Undo", "mine": {"label": "", "possible": False}})
+    device = quiet_device() if role == "edit" else None
+    undo = service().undo_info(row, device) if role == "edit" else None
     score = score_of(state)
     box = scoring_catalogue(state)
     return {"row": row, "state": state, "game": game, "role": role, "token": token,
@@ -100,8 +100,7 @@ def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
             "needs": game.box_needs(box, len(state["players"])),
             "ahead": game.box_questions_ahead(box),
             "fields": game.sheet_fields_for(state["options"]),
-            "can_undo": row.can_undo, "can_redo": row.can_redo,
-            "undo_label": undo["shared"], "undo_mine": undo["mine"],
+            "undo": dict(undo or {}, device=device),
             "links": role_links(row.id, role, token), **extra}
 
 
@@ -171,12 +170,16 @@ def move(play_id, token, move):
         abort(403)
     try:
         key = idempotency_key()
-        if move == "undo" and request.form.get("mine") == "1":
+        other = (request.form.get("other") or "").strip()
+        if move == "undo" and other:
+            done = service().undo_other(play_id, device_header(), coerce(other), key=key)
+        elif request.form.get("mine") == "1":
             device = device_header()
             if device is None:
                 raise RuleError("This phone did not say who it is, so its own last change "
                                 "is unknown; reload the page.", DEVICE_HEADER)
-            done = service().undo_mine(play_id, device, key=key)
+            take_back = service().undo_mine if move == "undo" else service().redo_mine
+            done = take_back(play_id, device, key=key)
         else:
             expected = (request.form.get("expected_version") or "").strip()
             # "abc" is a 400 like on the event form, not an undo without a check

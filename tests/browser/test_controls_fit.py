@@ -42,6 +42,7 @@ def test_the_step_forward_button_shows_its_whole_label(live_server, phone, langu
         assert fit["stepScroll"] <= fit["stepWidth"], (game, fit)
         assert fit["row"] <= fit["screen"], (game, fit)
         assert page.locator("html").get_attribute("lang") == language
-    # Redo is its arrow alone on a phone; its name stays for screen readers
+    # Redo with nothing to redo is its arrow alone on a phone; its name stays for screen
+    # readers
     label = page.locator(".controls [data-redo]").get_attribute("aria-label")
-    assert label and (language != "en" or label == "Redo what was undone")
+    assert label and (language != "en" or label == "Redo my last undo")

@@ -43,23 +43,28 @@ def test_german_sentences_fit_a_phone(live_server, phone):
     names = ["Åsa Lindqvist-Berg", "Bo", "Cecilie"]
     reavers = call(live_server, "/api/v1/plays", {"game": "reavers", "players": names, "seed": 8})
     call(live_server, f"/api/v1/plays/{reavers['id']}/events",
-         {"type": "place", "data": {"location": "conquer_territories"}}, reavers["edit_token"])
+         {"type": "place", "data": {"location": "conquer_territories"}, "device": "phone-de"},
+         reavers["edit_token"])
     knarr = call(live_server, "/api/v1/plays", {"game": "knarr", "players": names, "seed": 8})
     for name, crew in ((names[0], 1), (names[1], 2), (names[2], 2)):
         call(live_server, f"/api/v1/plays/{knarr['id']}/events",
              {"type": "sheet", "data": {"player": name, "fields": {
                  "vp": 20, "recruits": crew, "bracelets": 1}}}, knarr["edit_token"])
     page = phone(locale="de-DE")
+    # this phone made the change (its Undo names its own last change)
+    page.add_init_script("localStorage.setItem('nsc.device', JSON.stringify('phone-de'))")
+    page.context.add_cookies([{"name": "nsc_device", "value": "phone-de",
+                               "url": live_server.url}])
     page.goto(f"{live_server.url}/plays/{reavers['id']}/{reavers['edit_token']}")
     notices = page.locator("ul.notices li")
     assert "„Gebiete erobern“ gewählt" in notices.first.inner_text()
-    assert page.locator("[data-undo-shared]").get_attribute("aria-label") == (
-        "Letzte Änderung rückgängig machen: Figur auf „Gebiete erobern“")
+    assert page.locator("[data-undo-mine]").get_attribute("aria-label") == (
+        "Meine letzte Änderung rückgängig machen: Figur auf „Gebiete erobern“")
     page.screenshot(path="/tmp/words-de-notices.png", full_page=True)
     assert page.evaluate(OVERFLOW, ["ul.notices li", ".controls button.primary", "header",
                                     "header nav"]) == []
     assert page.evaluate(OFF_SCREEN, ".controls button") == []
-    assert page.evaluate(CHANGE_IN_SIGHT, "[data-undo-shared] .clamp") is True
+    assert page.evaluate(CHANGE_IN_SIGHT, "[data-undo-mine] .clamp") is True
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     page.goto(f"{live_server.url}/plays/{knarr['id']}/{knarr['edit_token']}")

@@ -250,7 +250,7 @@ def test_a_reloaded_phone_offers_its_own_undo_at_once(live_server, phone):
     settled(b)
     a.reload()                          # a full load: no header, the phone's cookie names it
     mine = a.locator("[data-undo-mine]")
-    expect(mine).to_have_text("↶ Mine: Ann: Score track VP +1")
+    expect(mine).to_have_text("↶ Undo: Ann: Score track VP +1")
     mine.click()
     settled(a)
     sheets = state(live_server, play)["sheets"]

@@ -32,7 +32,7 @@ def test_create_a_play_and_record_a_score_on_a_phone(live_server, phone, tmp_pat
     sheet.get_by_role("button", name="plus one").first.click()
     expect(page.locator("tfoot td[data-player='Bjorn']")).to_have_text("13")
 
-    page.get_by_role("button", name="Undo the last change").click()
+    page.get_by_role("button", name="Undo my last change").click()
     expect(page.locator("tfoot td[data-player='Bjorn']")).to_have_text("12")
     page.reload()
     expect(page.locator("tfoot td[data-player='Bjorn']")).to_have_text("12")

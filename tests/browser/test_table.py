@@ -83,7 +83,7 @@ def test_a_second_phone_joins_by_the_qr_and_sees_changes_live(live_server, phone
     guest = phone(color_scheme="dark")
     guest.goto(live_server.url + urlsplit(link).path)   # the LAN address is this server
     expect(guest.get_by_text("view only", exact=True)).to_be_visible()
-    expect(guest.get_by_role("button", name="Undo the last change")).to_have_count(0)
+    expect(guest.get_by_role("button", name="Undo my last change")).to_have_count(0)
     guest.evaluate("window.notReloaded = true")
 
     host.get_by_role("link", name="Back to the play").click()
@@ -105,7 +105,7 @@ def test_the_edit_qr_lets_a_second_phone_edit(live_server, phone, table):
     assert link == table["edit_url"]
     helper = phone()
     helper.goto(live_server.url + urlsplit(link).path)
-    expect(helper.get_by_role("button", name="Undo the last change")).to_be_visible()
+    expect(helper.get_by_role("button", name="Undo my last change")).to_be_visible()
 
 
 def test_two_phones_editing_at_once_both_keep_their_entries(live_server, phone, table):

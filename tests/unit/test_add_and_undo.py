@@ -10,12 +10,11 @@ from companion.games.errors import RuleError
 from companion.plays import (
     apply_event,
     describe_event,
-    inverse_event,
     new_state,
     parse_event,
-    plan_undo_mine,
     replay,
 )
+from companion.undo import inverse_event, plan_undo_mine
 
 
 def play(game="explorers", players=("Ann", "Bo"), options=None):
@@ -223,7 +222,15 @@ def test_explorers_island_tiles_and_pieces_take_deltas():
     ("knarr", ("Ann", "Bo"), {"type": "finish", "data": {}}, "End of the game"),
     # advancing is worded unlike the "Next phase →" / "Next round →" buttons beside the undo
     ("reavers", ("Ann", "Bo"), {"type": "advance", "data": {}}, "End of the phase"),
-    ("explorers", ("Ann", "Bo"), {"type": "advance", "data": {}}, "End of the round"),
+    # (Explorers' advance is the end of a turn, as its "turn" event)
+    ("explorers", ("Ann", "Bo"), {"type": "advance", "data": {}}, "End of turn"),
+    ("seafarers", ("Ann", "Bo", "Cy"), {"type": "advance", "data": {}}, "End of the round"),
+    ("knarr", ("Ann", "Bo"), {"type": "advance", "data": {}},
+     "A turn passed (reputation step only)"),
+    ("knarr", ("Ann", "Bo"), {"type": "turn", "data": {"player": "Bo"}}, "End of Bo's turn"),
+    ("explorers", ("Ann", "Bo"), {"type": "sheet", "data": {
+        "player": "Ann", "set": {"livestock": {"goat": 2}}}},
+     "Ann's sheet: Delivered livestock goat 2"),
     ("seafarers", ("Ann", "Bo", "Cy"), {"type": "sheet", "data": {
         "player": "Cy", "fields": {"longest_route": True}}},
      "Cy's sheet: Longest trade route (2 VP) yes"),
@@ -244,9 +251,18 @@ def logged(state, *changes):
     return state, events
 
 
-def test_my_last_change_at_the_head_moves_the_head():
+def test_my_last_change_is_taken_back_by_an_event_that_says_who_undid_it():
     state, events = logged(play(), ("A", add("Ann", outposts=1)), ("B", add("Bo", outposts=1)))
-    assert plan_undo_mine(state, events, "B")["how"] == "head"
+    assert plan_undo_mine(state, events, "B")["how"] == "compensate"
+
+
+def test_a_turn_end_with_only_the_clock_after_it_moves_the_head_and_keeps_the_clock():
+    state, events = logged(play(), ("A", add("Ann", outposts=1)),
+                           ("A", {"type": "turn", "data": {}}),
+                           ("B", {"type": "pause", "data": {}, "at": "2024-05-01T10:00:00Z"}))
+    plan = plan_undo_mine(state, events, "A")
+    assert plan["how"] == "head" and plan["target"]["position"] == 2
+    assert [e["type"] for e in plan["keep"]] == ["pause"]
 
 
 def test_my_change_further_back_is_compensated_leaving_the_other_phones():
@@ -277,7 +293,7 @@ def test_a_turn_end_further_back_is_refused_in_a_sentence():
                            ("B", add("Bo", outposts=1)))
     plan = plan_undo_mine(state, events, "A")
     assert plan["how"] == "refuse" and plan["code"] == "cannot_undo_out_of_order"
-    assert plan["why"].startswith("Your last change (End of turn) cannot be taken back")
+    assert plan["why"].startswith("This change (End of turn) cannot be taken back")
 
 
 def test_undone_changes_and_other_phones_changes_are_skipped():

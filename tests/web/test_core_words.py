@@ -83,8 +83,10 @@ def words_on_the_page(state: dict, event: dict | None) -> list[str]:
     for key in ("steps", "reminders", "draft"):
         out += table.get(key) or []
     if event is not None:
-        out.append(say("Undo: %(change)s", change=describe_event(state, event)))
-        out.append(say("the undo of %(change)s", change=describe_event(state, event)))
+        out.append(say("Undo: %(change)s", change=describe_event(state, event, "after")))
+        out.append(say("Redo: %(change)s", change=describe_event(state, event, "before")))
+        out.append(say("Undo another phone's change: %(change)s",
+                       change=describe_event(state, event)))
     score = score_of(state)
     if "error" not in score:
         out += score.get("tiebreaks") or []
@@ -189,7 +191,8 @@ SAME = {"Svend", "Thyra", "Frode", "Randi", "Eikja", "Eikjas", "Berserker"}
 SAME_IN = {"de": SAME | {"Gold"},
            "fr": SAME | {"Village", "place", "bracelets", "score", "draft", "table", "phase",
                          "Raid", "face", "app", "actions", "bonus", "raids", "section",
-                         "Reavers", "Archer", "Solo", "solo", "Art", "final"}}
+                         "Reavers", "Archer", "Solo", "solo", "Art", "final",
+                         "phone"}}   # ("téléphone" read as ASCII words: "t", "l", "phone")
 
 
 def english_left(text: str, said: str, lang: str) -> set[str]:
@@ -225,7 +228,8 @@ def new_play(client, game, players, **data):
 
 
 def send(client, play, kind, **data):
-    answer = client.post(f"/api/v1/plays/{play['id']}/events", json={"type": kind, "data": data},
+    answer = client.post(f"/api/v1/plays/{play['id']}/events",
+                         json={"type": kind, "data": data, "device": "phone-a"},
                          headers={"Authorization": f"Bearer {play['edit_token']}"})
     assert answer.status_code in (200, 201), answer.get_json()
     return answer.get_json()
@@ -296,9 +300,10 @@ def test_an_explorers_undo_label_is_in_the_phones_language(client, lang, label):
     play = new_play(client, "explorers", ["Ann", "Bo"])
     send(client, play, "add_island", tiles=4, name="Nordinsel")
     send(client, play, "set_influence", island=0, player="Bo", add={"vikings": 2, "outposts": 1})
+    client.set_cookie("nsc_device", "phone-a")
     page = client.get(f"/plays/{play['id']}/{play['edit_token']}",
                       headers={"Accept-Language": lang}).get_data(as_text=True)
-    button = re.search(r"<button[^>]*data-undo-shared><span class=\"clamp\">(.*?)</span></button>",
+    button = re.search(r"<button[^>]*data-undo-mine[^>]*><span class=\"clamp\">(.*?)</span>",
                        page, re.S)
     assert html.unescape(button.group(1).strip()) == label
 

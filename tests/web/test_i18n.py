@@ -220,20 +220,24 @@ def test_the_undo_label_is_in_the_phones_language(client, lang, label):
     created = client.post("/api/v1/plays", json={"game": "reavers", "players": ["Ann", "Bo"]})
     play = created.get_json()
     answer = client.post(f"/api/v1/plays/{play['id']}/events",
-                         json={"type": "territories", "data": {"player": "Ann", "add": 1}},
+                         json={"type": "territories", "data": {"player": "Ann", "add": 1},
+                               "device": "phone-a"},
                          headers={"Authorization": f"Bearer {play['edit_token']}"})
     assert answer.status_code in (200, 201), answer.get_json()
+    client.set_cookie("nsc_device", "phone-a")      # the phone that made the change
     html = client.get(f"/plays/{play['id']}/{play['edit_token']}",
                       headers={"Accept-Language": lang}).get_data(as_text=True)
-    button = re.search(r"<button[^>]*data-undo-shared><span class=\"clamp\">(.*?)</span></button>",
+    button = re.search(r"<button[^>]*data-undo-mine[^>]*><span class=\"clamp\">(.*?)</span>",
                        html, re.S)
     assert button and button.group(1).strip() == label, button and button.group(1)
 
 
 @pytest.mark.parametrize("english, german, french", [
     ("Undo: End of the phase", "Rückgängig: Ende der Phase", "Annuler : Fin de la phase"),
-    ("Undo: the undo of Ann +2 territories", "Rückgängig: das Rückgängigmachen von Ann +2 Gebiete",
-     "Annuler : l’annulation de Ann +2 territoires"),
+    ("Redo: Ann +2 territories", "Wiederholen: Ann +2 Gebiete", "Rétablir : Ann +2 territoires"),
+    ("Undo: End of round 2", "Rückgängig: Ende von Runde 2", "Annuler : Fin de la manche 2"),
+    ("Undo: End of the actions phase", "Rückgängig: Ende der Phase „Aktionen“",
+     "Annuler : Fin de la phase « actions »"),
     ("Ann's sheet: Gold yes", "Blatt von Ann: Gold ja", "Feuille de Ann : Or oui"),
     ("Bo: Gold +3; Silver -1 and 2 more", "Bo: Gold +3; Silver -1 und 2 weitere",
      "Bo : Or +3; Silver -1 et 2 de plus"),

@@ -66,7 +66,7 @@ def test_a_stepper_tap_adds_to_the_stored_value_not_the_forms(backend_app):  # n
     assert reply.status_code == 200
     assert state(client, play)["sheets"]["Ann"] == {"enemy_ships": 3, "viking_deaths": 3}
     # the change holds what changed, not the untouched boxes the form also carried
-    reply = client.post(page(play) + "/events", headers=HX, data={
+    reply = client.post(page(play) + "/events", headers={**HX, "X-Device-Id": "phone-a"}, data={
         "type": "sheet", "player": "Ann", "f:enemy_ships": "3", "f:viking_deaths": "3",
         "f:outposts": "", "f:livestock.pig": "0", "f:livestock.goat": "", "add:outposts": "1"})
     assert reply.status_code == 200
@@ -237,14 +237,16 @@ def test_phone_a_undoes_its_own_change_and_leaves_phone_bs(backend_app):  # noqa
     html = client.post(page(play) + "/events", headers=b, data={
         "type": "sheet", "player": "Bo", "add:glory": "2"}).get_data(as_text=True)
     assert "↶ Undo: Bo: Glory during play +2" in html
+    assert "data-undo-other" not in html         # the table's last change is B's own
     html = client.get(page(play), headers=a).get_data(as_text=True)
-    assert "↶ Mine: Cecilie +1 territory" in html
+    assert "↶ Undo: Cecilie +1 territory" in html
+    # taking back B's change from A is a separate action that names it (and asks first)
+    assert "↶ Undo another phone&#39;s change: Bo: Glory during play +2" in html
     # a full page load carries no header: the phone's cookie names it, for showing only
     client.set_cookie("nsc_device", "phone-a")
-    html = client.get(page(play)).get_data(as_text=True)
-    assert "↶ Mine: Cecilie +1 territory" in html
+    assert "↶ Undo: Cecilie +1 territory" in client.get(page(play)).get_data(as_text=True)
     client.set_cookie("nsc_device", "phone-b")
-    assert "↶ Mine:" not in client.get(page(play)).get_data(as_text=True)
+    assert "↶ Undo: Bo: Glory during play +2" in client.get(page(play)).get_data(as_text=True)
     client.delete_cookie("nsc_device")
     reply = client.post(page(play) + "/undo", headers=a, data={"mine": "1"})
     assert reply.status_code == 200
@@ -253,8 +255,9 @@ def test_phone_a_undoes_its_own_change_and_leaves_phone_bs(backend_app):  # noqa
     last = events_of(backend_app, play)[-1]
     assert last["device"] == "phone-a" and last["undoes"] == 1
     html = reply.get_data(as_text=True)
-    assert "↶ Undo: the undo of Cecilie +1 territory" in html
-    assert "data-undo-mine" not in html          # phone A has nothing left of its own
+    # A's own undo is offered back as a redo, never as "the undo of"
+    assert "↷ Redo: Cecilie +1 territory" in html and "the undo of" not in html
+    assert re.search(r"data-undo-mine disabled", html)   # nothing of A's own left
     # phone B's change is no longer the latest either: it is taken back by its negation
     assert client.post(page(play) + "/undo", headers=b, data={"mine": "1"}).status_code == 200
     now = state(client, play)
@@ -263,6 +266,11 @@ def test_phone_a_undoes_its_own_change_and_leaves_phone_bs(backend_app):  # noqa
     reply = client.post(page(play) + "/undo", headers=b, data={"mine": "1"})
     assert reply.status_code == 409
     assert "This phone has no change of its own left to undo." in reply.get_data(as_text=True)
+    # A's redo still stands after B's undo: it puts Cecilie's territory back
+    html = client.post(page(play) + "/redo", headers=a, data={"mine": "1"}).get_data(as_text=True)
+    now = state(client, play)
+    assert now["table"]["territories"]["Cecilie"] == 1 and now["sheets"]["Bo"] == {"glory": 0}
+    assert "↶ Undo: Cecilie +1 territory" in html and "↷ Redo:" not in html
 
 
 def test_undo_mine_refuses_a_turn_end_further_back(backend_app):  # noqa: F811
@@ -275,10 +283,10 @@ def test_undo_mine_refuses_a_turn_end_further_back(backend_app):  # noqa: F811
     reply = client.post(url + "/undo", headers=auth(play), json={"device": "A"})
     assert reply.status_code == 409
     assert reply.json["error"]["code"] == "cannot_undo_out_of_order"
-    assert reply.json["error"]["message"].startswith("Your last change (End of turn)")
+    assert reply.json["error"]["message"].startswith("This change (End of turn) cannot be")
     assert state(client, play)["version"] == 2
     reply = client.post(url + "/undo", headers=auth(play), json={"device": "B"})
-    assert reply.status_code == 200 and reply.json["state"]["sheets"]["Bo"] == {}
+    assert reply.status_code == 200 and reply.json["state"]["sheets"]["Bo"] == {"outposts": 0}
 
 
 def test_undo_mine_on_the_page_needs_the_device(backend_app):  # noqa: F811

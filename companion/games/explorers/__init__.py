@@ -84,8 +84,9 @@ class ExplorersGame(Game):
     def apply(self, state: dict, event: dict) -> dict:
         return play.apply_event(state, event)
 
-    def describe_event(self, state: dict, event: dict) -> str | None:
-        return play.describe(state, event)
+    def describe_event(self, state: dict, event: dict, moment: str | None = None
+                       ) -> str | None:
+        return play.describe(state, event, moment)
 
     def inverse_event(self, event: dict) -> dict | None:
         return play.inverse(event)

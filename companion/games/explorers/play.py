@@ -307,7 +307,7 @@ def piece_words(piece: str, n: int) -> str:
     return PIECE_WORDS[piece][abs(n) != 1] % {"count": count}
 
 
-def describe(state: dict, event: dict) -> str | None:
+def describe(state: dict, event: dict, moment: str | None = None) -> str | None:
     """Explorers' changes in players' words: "Ann +1 viking on island 2"."""
     kind, data = event.get("type"), event.get("data") or {}
     where = island_label(state, data.get("island"))
@@ -327,8 +327,8 @@ def describe(state: dict, event: dict) -> str | None:
         return say("%(island)s: %(count)s tiles", island=title, count=count)
     if kind == "update_island":
         return say("%(island)s changed", island=title)
-    if kind == "turn":
-        return say("End of turn")
+    if kind in ("turn", "advance"):
+        return describe_turn_end(state, moment)
     if kind == "add_island":
         return say("A new island")
     if kind == "remove_island":
@@ -336,6 +336,19 @@ def describe(state: dict, event: dict) -> str | None:
     if kind == "keep_captain":
         return say("%(player)s keeps %(captain)s", player=player, captain=data.get("captain"))
     return None
+
+
+def describe_turn_end(state: dict, moment: str | None) -> str:
+    """"End of Ann's turn": whose turn it was is known from the state right after the turn
+    (the turn before the current one) or right before it (the current one)."""
+    table = state.get("table") or {}
+    order, done = table.get("turn_order") or [], table.get("turns_done")
+    if not order or not isinstance(done, int) or moment not in ("after", "before"):
+        return say("End of turn")
+    turn = done - 1 if moment == "after" else done
+    if turn < 0:
+        return say("End of turn")
+    return say("End of %(player)s's turn", player=order[turn % len(order)])
 
 
 def inverse(event: dict) -> dict | None:

@@ -136,7 +136,8 @@ class ReaversGame(Game):
             return super().apply(state, event)
         return handler(state, event.get("data") or {})
 
-    def describe_event(self, state: dict, event: dict) -> str | None:
+    def describe_event(self, state: dict, event: dict, moment: str | None = None
+                       ) -> str | None:
         return table.describe(state, event)
 
     def inverse_event(self, event: dict) -> dict | None:

@@ -83,7 +83,8 @@ class ShipwrightsGame(Game):
     def advance(self, state: dict) -> dict:
         return play.advance(state)
 
-    def describe_event(self, state: dict, event: dict) -> str | None:
+    def describe_event(self, state: dict, event: dict, moment: str | None = None
+                       ) -> str | None:
         data = event.get("data") or {}
         if event.get("type") == "track" and isinstance(data.get("steps"), int):
             steps = f"{'+' if data['steps'] > 0 else ''}{data['steps']}"
