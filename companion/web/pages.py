@@ -35,6 +35,7 @@ from .changes import (
 from .forms import coerce, event_body, new_play_body
 from .jsoncheck import uploaded_json
 from .links import role_links, share_link
+from .parts import cut, held_parts, setup_done, versioned
 from .privacy import forget_play, remember_play, visible_ids
 from .security import behind_https
 from .sheets import scoresheet_pdf
@@ -46,6 +47,9 @@ bp = Blueprint("pages", __name__)
 def owner_flag() -> dict:
     """``owner`` in every template: does this phone hold the owner key?"""
     return {"owner": has_request_context() and is_owner(request)}
+
+
+bp.add_app_template_global(versioned)
 
 
 @bp.get("/")
@@ -100,7 +104,7 @@ def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
             "needs": game.box_needs(box, len(state["players"])),
             "ahead": game.box_questions_ahead(box),
             "fields": game.sheet_fields_for(state["options"]),
-            "undo": dict(undo or {}, device=device),
+            "undo": dict(undo or {}, device=device), "setup_done": setup_done(),
             "links": role_links(row.id, role, token), **extra}
 
 
@@ -120,8 +124,13 @@ def play(play_id, token):
     remember_play(row.id)
     context = play_context(row, role, token)
     if hx_request.htmx and not hx_request.htmx.boosted:
-        return render_block("plays/play.html", "play", **context)
-    return render_template("plays/play.html", **context)
+        return play_block(context)
+    return cut(render_template("plays/play.html", **context))
+
+
+def play_block(context: dict) -> str:
+    """The play block, each part the phone already holds left as a placeholder."""
+    return cut(render_block("plays/play.html", "play", **context), held_parts())
 
 
 @bp.get("/plays/<play_id>/<token>/poll")
@@ -130,7 +139,7 @@ def poll(play_id, token):
     if unchanged_since(play_id, token, request.args.get("version", type=int)):
         return Response(status=204)
     row, role = open_play(play_id, token)
-    return render_block("plays/play.html", "play", **play_context(row, role, token))
+    return play_block(play_context(row, role, token))
 
 
 def unchanged_since(play_id: str, token: str, seen: int | None) -> bool:
@@ -209,10 +218,10 @@ def _play_block(play_id: str, token: str, status: int, opened=None, **extra):
     row, role = opened or open_play(play_id, token)
     context = play_context(row, role, token, **extra)
     if hx_request.htmx:
-        return render_block("plays/play.html", "play", **context), status
+        return play_block(context), status
     if status == 200:
         return redirect(url_for("pages.play", play_id=play_id, token=token))
-    return render_template("plays/play.html", **context), status
+    return cut(render_template("plays/play.html", **context)), status
 
 
 @bp.route("/plays/<play_id>/<token>/delete", methods=["GET", "POST"])

@@ -7,7 +7,9 @@
 //   entries wait ("2 changes waiting") and go out when the link is back; a repeated key is
 //   recorded once by the server, so a retry can never count a tap twice.
 // - Morph. A fresh play block is merged into the page by idiomorph (htmx's morphing swap), which
-//   keeps focus, open sections and every field a person has changed and not yet sent.
+//   keeps focus, open sections and every field a person has changed and not yet sent. The phone
+//   says which parts of the block it holds (X-Parts: their hashes); the server sends the parts
+//   that changed and an empty placeholder (data-keep) for each of the others (web/parts.py).
 // - Live. The server pushes "version N" over server-sent events (htmx's SSE extension); the
 //   phone then fetches the block. When the stream is down it polls instead.
 (function () {
@@ -105,8 +107,8 @@
   }
 
   // A section the person opened or closed stays as they left it (across morphs and reloads);
-  // sections nobody touched follow the server (the setup is open at the start, then folds away).
-  // Choices come from taps on a summary: a "toggle" event would also fire for the morph's own.
+  // a morph never opens or folds one (keepPersonal), so the server's choice counts only on a
+  // page load and for a section new on the page. Choices come from taps on a summary.
   document.addEventListener("click", function (e) {
     var summary = e.target.closest && e.target.closest("summary");
     var d = summary && summary.parentElement;
@@ -115,7 +117,6 @@
     open[d.id] = !d.open;
     save(KEYS.open, open);
   }, true);
-  function chosen(d) { return d.id && d.id in load(KEYS.open, {}); }
   function restoreOpen() {
     var open = load(KEYS.open, {});
     Object.keys(open).forEach(function (id) {
@@ -127,48 +128,68 @@
   // ------------------------------------------------------------------ morph
   function keepPersonal(attr, el) {
     if (attr.indexOf("data-nsc-") === 0) { return false; }
-    if (el.tagName === "DETAILS" && attr === "open" && chosen(el)) { return false; }
+    // A section is opened and folded by the person holding this phone, never by a change
+    // (this phone's or another's): the server's "open" counts only for a section new here.
+    if (el.tagName === "DETAILS" && attr === "open") { return false; }
     if ((attr === "value" || attr === "checked") && el.dataset && el.dataset.nscTyped) { return false; }
     // The box being typed in keeps its value (idiomorph's own ignoreActiveValue would also
     // freeze a focused button's label, e.g. "Pause clock" after it was tapped).
     if (attr === "value" && el === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) { return false; }
     return true;
   }
+  // The parts this phone holds, as the server stamped them: sent with every poll and change.
+  function heldParts() {
+    return Array.prototype.map.call(document.querySelectorAll("#play [data-h]"),
+                                    function (el) { return el.dataset.h; }).join(" ");
+  }
+  function placeholder(node) { return node.nodeType === 1 && node.hasAttribute("data-keep"); }
+  // False when the answer cannot be used: older than what is shown, or naming a part this
+  // phone no longer holds as it was (then the whole block is asked for).
   function morph(html) {
     var current = playEl();
-    if (!current || !html) { return; }
+    if (!current || !html) { return true; }
     var box = document.createElement("template");
     box.innerHTML = html;
     var fresh = box.content.querySelector("#play");
-    if (!fresh) { return; }
+    if (!fresh) { return true; }
+    if (Number(fresh.dataset.version) < shownVersion()) { return true; }
+    var kept = fresh.querySelectorAll("[data-keep]");
+    for (var i = 0; i < kept.length; i++) {
+      var mine = document.getElementById(kept[i].id);
+      if (!mine || mine.dataset.h !== kept[i].dataset.h) { return false; }
+    }
     var banner = fresh.querySelector(":scope > p.error[role=alert]");   // shown next to the control instead
     if (banner) { banner.remove(); }
     removeNotes();
     Idiomorph.morph(current, fresh, { morphStyle: "outerHTML",
-                                      callbacks: { beforeAttributeUpdated: keepPersonal } });
+                                      callbacks: { beforeAttributeUpdated: keepPersonal,
+                                                   beforeNodeMorphed: function (old, node) { return !placeholder(node); } } });
     var now = playEl();
     if (window.htmx) { htmx.process(now); }
     restoreOpen();
     showNotes();
     document.dispatchEvent(new CustomEvent("nsc:morphed"));
+    return !now.querySelector("[data-keep]");
   }
 
   // ------------------------------------------------------------------ fetching the block
   // One fetch at a time; a push that arrives meanwhile asks for one more afterwards, so the
   // last change of a burst is never missed (with the stream open nothing else would poll).
-  var fetching = false, again = false;
+  var fetching = false, again = false, whole = false;
   function refresh() {
     if (queue.length || sending) { stale = true; return; }
     if (document.visibilityState === "hidden") { return; }
     if (fetching) { again = true; return; }
     fetching = true; stale = false; again = false;
-    var url = pollUrl + "?version=" + shownVersion();
+    var headers = { "HX-Request": "true", "X-Device-Id": device };
+    if (!whole) { headers["X-Parts"] = heldParts(); }
+    var url = pollUrl + (whole ? "" : "?version=" + shownVersion());
+    whole = false;
     function done() { fetching = false; if (again || stale) { refresh(); } }
-    fetch(url, { headers: { "HX-Request": "true", "X-Device-Id": device },
-                 credentials: "same-origin", cache: "no-store" })
+    fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.status === 200 ? r.text() : null; })
       .then(function (html) {
-        if (html && !queue.length && !sending) { morph(html); }
+        if (html && !queue.length && !sending) { if (!morph(html)) { whole = again = true; } }
         else if (html) { stale = true; }
         fetching = false;
         if (again) { refresh(); }
@@ -353,7 +374,8 @@
     fetch(entry.url, {
       method: "POST", body: bodyToSend(entry), credentials: "same-origin", signal: controller.signal,
       headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-                 "Idempotency-Key": entry.key, "X-Device-Id": device, "X-CSRFToken": csrfToken() }
+                 "Idempotency-Key": entry.key, "X-Device-Id": device, "X-CSRFToken": csrfToken(),
+                 "X-Parts": heldParts() }
     }).then(function (r) {
       return r.text().then(function (html) { return { status: r.status, html: html }; });
     }).then(function (answer) {
@@ -398,8 +420,9 @@
                      ? word("%(what)s was not recorded: another phone changed the play first. Check the screen, then try again if it still applies.", { what: what })
                      : messageIn(answer.html) || word("%(what)s was not recorded.", { what: what }) });
     }
-    if (!queue.length && answer.html && status !== 403 && status !== 404) { morph(answer.html); }
-    else { showNotes(); }
+    if (!queue.length && answer.html && status !== 403 && status !== 404) {
+      if (!morph(answer.html)) { whole = true; refresh(); }
+    } else { showNotes(); }
     pump();
   }
 

@@ -63,6 +63,7 @@ def test_the_setup_fits_in_german_and_french(live_server, phone, browser, langua
         page = phone(**words)
     for game in PLAYS:
         page.goto(live_server.url + create(live_server, game))
+        page.locator("#setup-details > summary").click()     # the compact card, opened
         expect(page.locator("#setup-details ol.checklist li").first).to_be_visible()
         assert page.locator("html").get_attribute("lang") == language
         shots = os.environ.get("SHOTS")

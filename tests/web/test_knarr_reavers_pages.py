@@ -175,7 +175,7 @@ def test_knarr_end_notice_then_game_over(client):
     state = api_state(client, play_id, edit)
     first, last = state["table"]["order"]
     api_event(client, play_id, edit, "turn", reputation_vp=0, vp_gained=41)
-    end = re.search(r'<p class="g-knarr-end" role="status">(.*?)</p>',
+    end = re.search(r'<p class="g-knarr-end"[^>]*>(.*?)</p>',
                     page(client, play_id, edit), re.S).group(1)
     assert "Last round." in end and f"{first} reached 41 VP" in end
     assert f"{last}, to {first}'s right, takes the last turn" in unescape(end)
