@@ -244,6 +244,7 @@ def live_figures(tmp: str, args) -> dict:
             fresh(url, tmp, "live"), 3, "gevent", args.changes, max(5, args.changes // 10))
     sqlite = f"sqlite:///{tmp}/bytes.db"
     out["bytes_per_change"] = bench_live.bytes_per_change(make_app, sqlite)
+    out["per_game"] = wire_figures(tmp, args)
     for worker_class in ("gevent", "gthread"):
         print(f"[bench] {args.streams} open streams on {worker_class} ...", file=sys.stderr)
         out["streams_held"][worker_class] = bench_live.streams_held(
@@ -252,6 +253,21 @@ def live_figures(tmp: str, args) -> dict:
     out["more_streams_than_threads"] = [
         bench_live.thread_cliff(fresh(backends(tmp)["sqlite"], tmp, f"cliff_{wc}"), wc)
         for wc in ("gthread", "gevent")]
+    return out
+
+
+def wire_figures(tmp: str, args) -> dict:
+    """Per game: bytes per change with the parts a phone holds, and propagation (200 changes
+    each on `companion serve`, gunicorn + gevent): benchmarks/bench_wire.py."""
+    from . import bench_wire
+
+    samples = 20 if args.quick else 200
+    out = {"bytes_per_change": bench_wire.bytes_per_change(make_app, f"sqlite:///{tmp}/wire.db"),
+           "propagation": {}}
+    for name, url in backends(tmp).items():
+        print(f"[bench] {name}: propagation per game, {samples} changes each ...",
+              file=sys.stderr)
+        out["propagation"][name] = bench_wire.propagation(fresh(url, tmp, "wire"), samples)
     return out
 
 

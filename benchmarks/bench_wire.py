@@ -158,10 +158,10 @@ def brotli_of(body: bytes, encoding: str | None) -> bytes:
 
 # ---- bytes per change, in process
 
-def stretch(client, game: str, changes: int, seed: int = 11):
+def stretch(client, game: str, changes: int, seed: int = 11, whole: bool = True):
     """Play ``changes`` changes of ``game`` with the Flask test client: one phone changes, one
     watches. Yields (change, bytes the changing phone got, bytes the watcher got, bytes of the
-    whole block), brotli as sent."""
+    whole block or 0 without ``whole``), brotli as sent."""
     body = client.post("/api/v1/plays", json=new_play_body(game, seed)).get_json()
     page, auth = f"/plays/{body['id']}/{body['edit_token']}", {
         "Authorization": f"Bearer {body['edit_token']}"}
@@ -184,8 +184,8 @@ def stretch(client, game: str, changes: int, seed: int = 11):
                          headers={**hx, **watcher.header()})
         assert got.status_code == 200, (game, got.status_code)
         watcher.take(brotli_of(got.data, got.headers.get("Content-Encoding")).decode())
-        whole = client.get(f"{page}/poll", headers=hx)
-        yield form, len(sent.data), len(got.data), len(whole.data)
+        block = len(client.get(f"{page}/poll", headers=hx).data) if whole else 0
+        yield form, len(sent.data), len(got.data), block
 
 
 def bytes_per_change(make_app, url: str, changes: int = 40) -> dict:

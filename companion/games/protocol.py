@@ -135,3 +135,10 @@ class Game(BoxQuestions):
 
     def sheet_fields_for(self, options: dict) -> list[SheetField]:
         return active_fields(self.sheet_fields, options)
+
+    def sheet_kinds(self, field: SheetField, options: dict,
+                    catalogue: dict) -> list[tuple[str, str]]:
+        """The kinds a "counts" row offers a stepper each, as (key, label): its fixed keys by
+        default; a game whose row takes any name (Reavers' keep spoils) names the kinds to
+        offer, from the play's box data."""
+        return [(key, key.replace("_", " ")) for key in field.keys]

@@ -98,12 +98,14 @@ def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
     undo = service().undo_info(row, device) if role == "edit" else None
     score = score_of(state)
     box = scoring_catalogue(state)
+    fields = game.sheet_fields_for(state["options"])
     return {"row": row, "state": state, "game": game, "role": role, "token": token,
             "score": score, "clock": service().clock_of(state),
             "box_now": box_data_answers(game, score),
             "needs": game.box_needs(box, len(state["players"])),
             "ahead": game.box_questions_ahead(box),
-            "fields": game.sheet_fields_for(state["options"]),
+            "fields": fields, "kinds": {f.name: game.sheet_kinds(f, state["options"], box)
+                                        for f in fields if f.kind == "counts"},
             "undo": dict(undo or {}, device=device), "setup_done": setup_done(),
             "links": role_links(row.id, role, token), **extra}
 

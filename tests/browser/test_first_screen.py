@@ -261,3 +261,54 @@ def test_setup_done_puts_the_card_away_on_that_phone_only(live_server, phone):
     expect(mine.locator("#setup-details ol.checklist li").first).to_be_in_viewport()
     mine.reload()
     expect(mine.locator("#setup-card")).to_be_visible()
+
+
+def test_reavers_keep_spoils_and_tapestries_are_steppers(live_server, phone):
+    """A stepper per keep spoils type (the printed three and the box data's own) and per
+    tapestry, no "Treasure=2, Art=1" to type: taps from three phones add up, the score counts
+    the sets, and another kind a sheet already holds keeps its stepper."""
+    import json
+    import urllib.request
+
+    reply = urllib.request.urlopen(urllib.request.Request(
+        f"{live_server.url}/api/v1/plays", method="POST", headers={
+            "Content-Type": "application/json"}, data=json.dumps({
+                "game": "reavers", "players": NAMES[:3], "seed": 7, "options": {
+                    "keep_spoils_schedule": {"Treasure": [1, 3, 6], "Gems": [2, 5]}}}).encode()))
+    play = json.load(reply)
+    page_url = live_server.url + urlsplit(play["edit_url"]).path
+    phones = [phone() for _ in range(3)]
+    for page in phones:
+        page.goto(page_url)
+    sheet = "#sheet-1"
+    for page in phones:
+        page.locator(f"{sheet} > summary").click()
+        spoils = page.locator(f"{sheet} fieldset.counts").nth(0)
+        expect(spoils.locator("label")).to_have_text(["Treasure", "Art", "Armor", "Gems"])
+        tapestries = page.locator(f"{sheet} fieldset.counts").nth(1)
+        expect(tapestries.locator("label")).to_have_text(["Tapestry 1", "Tapestry 2",
+                                                          "Tapestry 3"])
+        expect(page.locator(f"{sheet} input[name='f:keep_spoils']")).to_have_count(0)
+    version = 0
+    taps = [("Treasure plus one", 0), ("Treasure plus one", 1), ("Gems plus one", 2),
+            ("Tapestry 1 plus one", 0), ("Tapestry 2 plus one", 1), ("Tapestry 3 plus one", 2),
+            ("Tapestry 3 plus one", 0)]
+    for name, who in taps:
+        phones[who].locator(sheet).get_by_role("button", name=name, exact=True).click()
+        version += 1
+        for page in phones:
+            expect(page.locator("#play")).to_have_attribute("data-version", str(version))
+    for page in phones:
+        expect(page.locator(f"{sheet} #f-4-Alexandra-Treasure")).to_have_value("2")
+        expect(page.locator(f"{sheet} #f-4-Alexandra-Gems")).to_have_value("1")
+        expect(page.locator(f"{sheet} #f-5-Alexandra-3")).to_have_value("2")
+    state = json.load(urllib.request.urlopen(urllib.request.Request(
+        f"{live_server.url}/api/v1/plays/{play['id']}",
+        headers={"Authorization": f"Bearer {play['edit_token']}"})))["state"]
+    assert state["sheets"]["Alexandra"]["keep_spoils"] == {"Treasure": 2, "Gems": 1}
+    assert state["sheets"]["Alexandra"]["tapestries"] == {"1": 1, "2": 1, "3": 2}
+    why = phones[0].locator("#score-how")
+    why.locator("summary").click()
+    expect(why).to_contain_text("Treasure 2 as sets of 2 = 3")
+    expect(why).to_contain_text("Gems 1 as sets of 1 = 2")
+    expect(why).to_contain_text("1 set of 3 different at 15 and 1 other tapestry at 2")

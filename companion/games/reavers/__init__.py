@@ -27,7 +27,14 @@ from ..inputs import Option, SheetField, check_players, parse_score_players
 from ..protocol import Game
 from ..ranking import score_response
 from . import box, table
-from .scoring import WALL_TIE_RULES, artifact_note, player_rows, wall_awards, wall_sentence
+from .scoring import (
+    TAPESTRY_KINDS,
+    WALL_TIE_RULES,
+    artifact_note,
+    player_rows,
+    wall_awards,
+    wall_sentence,
+)
 
 EVENTS = {"place": table.place, "territories": table.set_territories,
           "start_player": table.set_start_player}
@@ -87,6 +94,16 @@ class ReaversGame(Game):
 
     def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
         return box.needs(catalogue)
+
+    def sheet_kinds(self, field, options, catalogue):
+        """A stepper per keep spoils type (the printed ones and the box data's) and per
+        tapestry (3 different ones: numbered, no rulebook names them)."""
+        if field.name == "keep_spoils":
+            return box.spoils_kinds(options, catalogue)
+        if field.name == "tapestries":
+            return [(str(n), say("Tapestry %(number)s", number=n))
+                    for n in range(1, TAPESTRY_KINDS + 1)]
+        return super().sheet_kinds(field, options, catalogue)
 
     # ---- setup
     def setup(self, players, options, rng, catalogue):

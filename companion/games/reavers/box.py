@@ -172,6 +172,19 @@ PRINTED_SPOILS = ("Treasure", "Art", "Armor")      # the types with a printed se
 SPOILS_WORDS = (say("Treasure"), say("Art"), say("Armor"))
 
 
+def spoils_kinds(options: dict, catalogue: Any) -> list[tuple[str, str]]:
+    """The keep spoils types a sheet offers a stepper each, as (key, label): the printed
+    Treasure, Art and Armor, then every other type the play's box data has a schedule for."""
+    kinds = list(zip(PRINTED_SPOILS, SPOILS_WORDS, strict=True))
+    seen = {kind.casefold() for kind in PRINTED_SPOILS}
+    for schedule in box_rules(options, catalogue)["schedules"]:
+        for kind in schedule:
+            if kind.strip().casefold() not in seen:
+                seen.add(kind.strip().casefold())
+                kinds.append((kind, kind))
+    return kinds
+
+
 def ahead(catalogue: dict) -> list[dict]:
     clean = validate_catalogue(catalogue or {})
     majority = clean["wall_majority"] or [None, None]
