@@ -58,6 +58,7 @@ run: system-run install db translations
 serve: run
 
 test: system-test install-test translations
+	PYTHONPATH=. $(VENV)/bin/lint-imports
 	scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
 
 bench: system-test install-test

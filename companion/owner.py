@@ -14,6 +14,7 @@ from flask import Flask, current_app
 
 from .games.errors import RuleError
 from .secretfile import read_or_make
+from .tokens import bearer_token
 
 OWNER_COOKIE = "nsc_owner"
 COOKIE_MAX_AGE = 400 * 24 * 3600      # the longest a browser keeps a cookie (400 days)
@@ -45,8 +46,6 @@ def matches(candidate: str | None, app: Flask | None = None) -> bool:
 
 def presented_key(request) -> str | None:
     """The key a request carries: the bearer token, else the owner cookie."""
-    from .web.security import bearer_token
-
     return bearer_token(request.headers) or request.cookies.get(OWNER_COOKIE)
 
 

@@ -6,26 +6,25 @@ and redo are a pointer into the log and nothing recorded is ever overwritten. No
 from __future__ import annotations
 
 import copy
-from typing import Any
+from functools import cache
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from . import clock
-from .games import Game, get_game
+from .games import GAMES, Game, get_game
+from .games.bodies import On, _union, check, data_of, event_type
 from .games.box_questions import complete_answer
-from .games.errors import RuleError, say
-from .games.inputs import (
-    check_name,
-    check_object,
-    is_whole_number_text,
-)
+from .games.errors import IMPOSSIBLE, RuleError, say
+from .games.inputs import check_name, check_object, is_whole_number_text
 from .games.protocol import make_rng, new_seed
-from .sheet_changes import apply_sheet
+from .games.requests import COLOURS, MAX_SEED, play_request, score_request, setup_request
+from .sheet_changes import apply_sheet, sheet_change
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
 COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", *clock.EVENTS)
 # Events a finished play still takes: corrections of the sheets and answers to the score's
 # questions about the box (a finished play becomes complete as soon as they are answered).
 AFTER_FINISH = ("sheet", "box_value")
-MAX_SEED = 200
 
 
 def parse_seed(seed: Any, field: str = "seed") -> str | int:
@@ -113,22 +112,15 @@ def check_expected(expected: Any) -> int | None:
     return expected
 
 
-def parse_event(body: Any) -> dict:
-    """An event request: {"type", "data", "expected_version", "device"} with clear errors."""
-    check_object(body, ("type", "data", "expected_version", "device"),
-                 message="The event must be a JSON object.")
-    kind = body.get("type")
-    if not isinstance(kind, str) or not kind or len(kind) > 40:
-        raise RuleError("The event needs a type, e.g. 'sheet' or 'advance'.", "type")
+def parse_event(game: Game, body: Any) -> dict:
+    """An event request checked against the game's declared events (a 400 naming the field):
+    {"type", "data" (as sent, which is stored), "expected_version", "device", "typed" (the
+    checked data its function takes)}."""
+    event = check(event_body(game.id), body)
     data = body.get("data")
-    data = {} if data is None else data         # false, 0 or "" are not an object either
-    if not isinstance(data, dict):
-        raise RuleError("The event's data must be an object.", "data")
-    expected = check_expected(body.get("expected_version"))
-    device = body.get("device")
-    if device is not None:
-        parse_device(device, "device")
-    return {"type": kind, "data": data, "expected_version": expected, "device": device}
+    return {"type": event.type, "data": {} if data is None else data,
+            "expected_version": event.expected_version, "device": event.device,
+            "typed": event.data}
 
 
 def apply_event(state: dict, event: dict, *, check_whole: bool = True) -> dict:
@@ -149,32 +141,61 @@ def apply_event(state: dict, event: dict, *, check_whole: bool = True) -> dict:
 FIXED_PARTS = frozenset({"setup", "catalogue", "players", "options", "seed", "game"})
 
 
-def copy_for_change(state: dict) -> dict:
-    """A copy an event may change: the changing parts copied deeply, FIXED_PARTS shared."""
-    return {k: v if k in FIXED_PARTS else copy.deepcopy(v) for k, v in state.items()}
+def copy_for_change(state: dict, copies: tuple[str, ...] | None = None) -> dict:
+    """A copy an event may change: the changing parts (``copies``, else every part but
+    FIXED_PARTS) copied deeply, the rest shared."""
+    return {k: copy.deepcopy(v) if (k in copies if copies is not None else k not in FIXED_PARTS)
+            else v for k, v in state.items()}
 
 
 def apply_rules(state: dict, event: dict, check_whole: bool = True) -> dict:
     """The game's part of an event: common types first, then the game's own."""
     game = get_game(state["game"])
-    state = copy_for_change(state)
-    kind, data = event["type"], event.get("data") or {}
+    kind = event["type"]
+    on = common_events(game.id).get(kind)
+    state = copy_for_change(state, on.copies if on is not None else None)
     if state["finished"] and kind not in AFTER_FINISH:
         raise RuleError("This play has finished; only score sheets can still be corrected.",
                         "type", "play_finished", 422)
-    if kind == "sheet":
-        state = apply_sheet(game, state, data)
-        if check_whole:
-            game.check_whole_sheets(state)
-        return state
-    if kind == "box_value":
-        return apply_box_value(game, state, data)
-    if kind == "advance":
-        return game.advance(state)
-    if kind == "finish":
-        state["finished"] = True
-        return state
-    return game.apply(state, {"type": kind, "data": data})
+    if on is None:
+        return game.apply(state, event)
+    state = on.apply(state, data_of(on, event))
+    if kind == "sheet" and check_whole:
+        check_whole_sheets(state)
+    return state
+
+
+def finish(state: dict, data: Any) -> dict:
+    state["finished"] = True
+    return state
+
+
+@cache
+def common_events(game_id: str) -> dict[str, On]:
+    """The events every game takes (clock events are applied by companion.clock)."""
+    game = get_game(game_id)
+    table = {"sheet": On(sheet_change(game), lambda state, data: apply_sheet(game, state, data),
+                         "Set rows of a player's score sheet (fields) and/or add to them (add)",
+                         copies=()),
+             "advance": On(None, lambda state, data: game.advance(state),
+                           "Next phase or round (data not read)"),
+             "finish": On(None, finish, "End of the game (data not read)"),
+             "box_value": On(game.box_value_type,
+                             lambda state, data: apply_box_value(game, state, data),
+                             "An answer to one of the score's questions about the box",
+                             copies=()),
+             "pause": On(None, clock.apply, "Stop the game clock (data not read)"),
+             "resume": On(None, clock.apply, "Count on (data not read)")}
+    if game.box_value_type is None:
+        del table["box_value"]
+    return table
+
+
+@cache
+def event_body(game_id: str) -> Any:
+    """The body of POST .../events for a play of this game, declared once."""
+    game = get_game(game_id)
+    return event_type(game_id.capitalize(), {**common_events(game_id), **game.events})
 
 
 # --------------------------------------------------------------------------- labels
@@ -269,16 +290,10 @@ def shortened(parts: list[str]) -> str:
     return "; ".join(parts[:2]) + (f" and {len(parts) - 2} more" if len(parts) > 2 else "")
 
 
-def apply_box_value(game: Game, state: dict, data: dict) -> dict:
+def apply_box_value(game: Game, state: dict, data: Any) -> dict:
     """An answer to one of the score's questions about the box, kept in this play only."""
-    check_object(data, ("key", "value"), "data")
-    key = data.get("key")
-    if not isinstance(key, str) or not key or len(key) > 80:
-        raise RuleError("Say which value from the box this answers.", "data.key")
-    if data.get("value") in (None, ""):
-        raise RuleError("Type the number printed in the box.", "data.value")
-    value = game.parse_box_value(key, data["value"])
-    state["box_values"] = {**state.get("box_values", {}), key: value}
+    value = game.parse_box_value(data.key, data.value)
+    state["box_values"] = {**state.get("box_values", {}), data.key: value}
     return state
 
 
@@ -298,26 +313,53 @@ def replay(initial: dict, events: list[dict]) -> dict:
     return state
 
 
+# What a score is made of: a new state of a play has new objects in place of those an event
+# changed (copy_for_change) and shares the rest, so a state is scored once, whoever asks (the
+# whole-sheet check of a change, its answer, the page, the summary of a finished play).
+SCORE_PARTS = ("game", "sheets", "table", "box_values", "catalogue", "options")
+_SCORED: list[tuple[tuple, dict, RuleError | None]] = []
+
+
 def score_of(state: dict) -> dict:
     """The scoring endpoint's response for a play's current sheets, or {"error": ...}."""
-    game = get_game(state["game"])
+    return _scored(state)[0]
+
+
+def _scored(state: dict) -> tuple[dict, RuleError | None]:
+    parts = tuple(state.get(k) for k in SCORE_PARTS)
+    for kept, response, error in list(_SCORED):
+        if all(a is b for a, b in zip(kept, parts, strict=True)):
+            return response, error
+    game, error = get_game(state["game"]), None
     try:
         catalogue = scoring_catalogue(state)
         if catalogue is not state["catalogue"]:
             state = dict(state, catalogue=catalogue)
-        return complete_answer(game.score(game.score_body(state), catalogue))
+        response = complete_answer(game.score(game.score_body(state), catalogue))
     except RuleError as err:
-        return err.as_dict()
+        response, error = err.as_dict(), err
+    _SCORED.insert(0, (parts, response, error))
+    del _SCORED[16:]
+    return response, error
+
+
+def check_whole_sheets(state: dict) -> None:
+    """Refuse a play's sheets that cannot happen as a whole: the scoring path's own checks, so
+    a live play and the scoring endpoint refuse the same sheets (the score is kept for the
+    answer). Only ``impossible_sheet`` refuses; other scoring errors (a box value not entered
+    yet) are the score's business, not the sheet's."""
+    error = _scored(state)[1]
+    if error is not None and error.code == IMPOSSIBLE:
+        raise error
 
 
 def run_setup(game_id: str, body: Any, catalogue: dict) -> dict:
     """The stateless setup endpoint: {"players", "seed", "options"} -> {"game", "seed", ...}."""
     game = get_game(game_id)
-    check_object(body, ("players", "seed", "options"))
-    names = game.check_players(body.get("players"))
-    options = game.parse_options(body.get("options"))
-    seed = body.get("seed")
-    seed = new_seed() if seed is None or seed == "" else parse_seed(seed)
+    request = check(setup_request(game), body)
+    names = game.check_players(request.players)
+    options = game.parse_options(request.options)
+    seed = new_seed() if request.seed is None else parse_seed(request.seed)
     setup = game.setup(names, options, make_rng(seed), catalogue)
     return {"game": game.id, "seed": seed, "players": names, "options": options, "setup": setup}
 
@@ -325,6 +367,12 @@ def run_setup(game_id: str, body: Any, catalogue: dict) -> dict:
 def run_score(game_id: str, body: Any, catalogue: dict) -> dict:
     """The stateless scoring endpoint."""
     game = get_game(game_id)
-    if not isinstance(body, dict):
-        raise RuleError("The request must be a JSON object.", None)
+    check(score_request(game), body)
     return complete_answer(game.score(body, catalogue))
+
+
+@cache
+def play_body() -> Any:
+    """The body of POST /plays: a new play of one of the games (by "game")."""
+    return Annotated[_union([play_request(g) for g in GAMES.values()]),
+                     Field(discriminator="game")]

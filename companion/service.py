@@ -15,14 +15,15 @@ from sqlalchemy.exc import IntegrityError
 
 from . import clock
 from .games import get_game
+from .games.bodies import check
 from .games.errors import RuleError
-from .games.inputs import check_object
 from .games.protocol import new_seed
 from .plays import (
     apply_event,
     check_expected,
     new_state,
     parse_event,
+    play_body,
     replay,
     score_of,
 )
@@ -143,11 +144,10 @@ class PlayService(TakingBack):
         """Returns (row, {"edit", "view"} tokens, state). ``catalogue``: the box data to
         start from (an imported play brings its own), else this installation's;
         ``started_at``: when the play began (an import keeps its own), else now."""
-        check_object(body, ("game", "players", "options", "seed"))
-        game = get_game(body.get("game"))
-        seed = body.get("seed")
-        seed = new_seed() if seed is None or seed == "" else seed
-        state = new_state(game.id, body.get("players"), body.get("options"), seed,
+        game = get_game(body.get("game") if isinstance(body, dict) else None)  # else a 404
+        request = check(play_body(), body)
+        seed = new_seed() if request.seed is None else request.seed
+        state = new_state(game.id, body["players"], request.options, seed,
                           self.catalogue(game.id) if catalogue is None else catalogue,
                           started_at or self.now())
         edit = new_token()
@@ -229,13 +229,15 @@ class PlayService(TakingBack):
         records nothing and returns the first answer (``answer(row, state)`` is stored).
         ``at``: when it happened (an import keeps its events' times), else now; the event row
         and the game clock share it."""
-        event = dict(parse_event(body), at=clock.parse(at) or self.now())
-        return self._twice(lambda: self._change(play_id, event, key, answer, check, whole))
+        at = clock.parse(at) or self.now()
+        return self._twice(lambda: self._change(play_id, body, at, key, answer, check, whole))
 
-    def _change(self, play_id: str, event: dict, key: str | None,
+    def _change(self, play_id: str, body, at, key: str | None,
                 answer: Answer | None, check: Check | None = None,
                 whole: bool = True) -> Done:
         with self._writing(play_id, check) as write:
+            # checked once, against the play's game: the typed data goes on to its function
+            event = dict(parse_event(get_game(write.row.game), body), at=at)
             done = self._replay_of(write, key)
             if done is not None:
                 return done

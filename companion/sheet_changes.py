@@ -4,43 +4,30 @@ numbers added (``add``: a tap on a stepper, commuting with other phones' taps). 
 no SQL."""
 from __future__ import annotations
 
-from typing import Any
+import copy
+from functools import cache
+from typing import Annotated, Any, Literal
 
+from pydantic import Field, create_model, model_validator
+
+from .games.bodies import Body, Player, add_type, given, model_of, refuse, row_type, whole
 from .games.errors import RuleError, say
-from .games.inputs import (
-    MAX_NAME,
-    check_delta,
-    check_int,
-    check_object,
-    parse_sheet,
-    player_of,
-    refuse_idle_rows,
-)
+from .games.inputs import MAX_NAME, player_of, refuse_idle_rows
 from .games.protocol import Game
 
 
-def apply_sheet(game: Game, state: dict, data: dict) -> dict:
+def apply_sheet(game: Game, state: dict, data: Any) -> dict:
     """Merge ``fields`` into a player's sheet, set single kinds of rows of kinds (``set``)
-    and/or add ``add``'s numbers to it."""
-    check_object(data, CHANGES, "data")
-    player = player_of(data.get("player"), state["sheets"], "data.player",
+    and/or add ``add``'s numbers to it (``data`` a checked SheetChange: what is left are the
+    rules of this play)."""
+    player = player_of(data.player, state["sheets"], "data.player",
                        "Pick a player of this play.")
-    if all(data.get(how) is None for how in CHANGES[1:]):
-        raise RuleError("A sheet change needs fields to set or numbers to add.", "data.fields")
-    # (parse_sheet refuses the fields' idle rows the same way; a row set kind by kind must
-    # be a row of kinds first, whatever the options: parse_set's 400)
-    refuse_idle_rows(game.sheet_fields, state["options"], data.get("add"), "data.add")
-    kinds = {f.name for f in game.sheet_fields if f.kind in SETTABLE}
-    refuse_idle_rows(game.sheet_fields, state["options"],
-                     {k: v for k, v in (data.get("set") or {}).items() if k in kinds}
-                     if isinstance(data.get("set"), dict) else None, "data.set")
-    fields = parse_sheet(game.sheet_fields, data.get("fields"), state["options"],
-                         "data.fields", fill=False)
-    specs = {f.name: f for f in game.sheet_fields_for(state["options"])}
-    add = parse_add(specs.values(), data.get("add"))
-    kinds = parse_set(specs.values(), data.get("set"))
-    refuse_twice(fields, add, kinds)
-    sheet = state["sheets"][player]
+    fields, kinds, add = parts_of(game, data)
+    for how, rows in (("fields", fields), ("set", kinds), ("add", add)):
+        refuse_idle_rows(game.sheet_fields, state["options"], rows, f"data.{how}")
+    specs = {f.name: f for f in game.sheet_fields}
+    state["sheets"] = dict(state["sheets"])         # only this player's sheet is new
+    sheet = state["sheets"][player] = copy.deepcopy(state["sheets"][player])
     sheet.update(fields)
     for name, values in kinds.items():
         sheet[name] = with_kinds(specs[name], sheet.get(name), values, player)
@@ -49,97 +36,78 @@ def apply_sheet(game: Game, state: dict, data: dict) -> dict:
     return state
 
 
-# a sheet change's parts: the rows it sets whole, the rows it adds to, the kinds it sets
-CHANGES = ("player", "fields", "add", "set")
+def parts_of(game: Game, data: Any) -> tuple[dict, dict, dict]:
+    """A checked change's rows to set (as the sheet keeps them), kinds to set, numbers to add."""
+    specs = {f.name: f for f in game.sheet_fields}
+    fields = {name: specs[name].settle(value, f"data.fields.{name}")
+              for name, value in (given(data.fields) if data.fields else {}).items()}
+    return (fields, given(data.set) if data.set else {}, given(data.add) if data.add else {})
 
 
-def refuse_twice(fields: dict, add: dict, kinds: dict) -> None:
-    """A row is set whole, set kind by kind, or added to in one change: one of them."""
-    for one, other, how in ((fields, add, "add"), (kinds, add, "add"),
-                            (fields, kinds, "set")):
-        both = sorted(set(one) & set(other))
-        if both:
-            raise RuleError(f"'{both[0]}' is either set or added to in one change, not both."
-                            if how == "add" else f"'{both[0]}' is set either whole (fields) "
-                            "or kind by kind (set) in one change, not both.",
-                            f"data.{how}.{both[0]}")
-
-
+# a sheet change's ways: rows set whole, kinds of rows of kinds set alone, numbers added
+WAYS = ("fields", "set", "add")
 ADDABLE = ("int", "counts", "choices")
-
-
-def parse_add(specs, add: Any) -> dict:
-    """``{field: n}`` for a number field, ``{field: {key: n}}`` for a counts or choices
-    field: whole numbers, none of them 0."""
-    if add is None:
-        return {}
-    if not isinstance(add, dict):
-        raise RuleError("add must be an object of numbers to add, e.g. {\"outposts\": 1}.",
-                        "data.add")
-    by_name = {f.name: f for f in specs}
-    out: dict[str, Any] = {}
-    for name, delta in add.items():
-        where = f"data.add.{name}"
-        spec = by_name.get(name)
-        if spec is None:
-            raise RuleError(f"Unknown score-sheet field '{name}'.", where, "unknown_field")
-        if spec.kind not in ADDABLE:
-            raise RuleError(say("%(row)s is not a number to add to; set it instead.",
-                                row=spec.label), where)
-        if spec.kind == "int":
-            out[name] = check_delta(delta, where, spec.label)
-            continue
-        if not isinstance(delta, dict) or not delta:
-            raise RuleError(f"{spec.label}: add an object of kinds and numbers, e.g. "
-                            "{\"pig\": 1}.", where)
-        check_kinds(spec, delta, where)
-        out[name] = {key: check_delta(n, f"{where}.{key}", spec.label)
-                     for key, n in delta.items()}
-    return out
-
-
 # rows of kinds (livestock by type, longship bonuses by kind): a box typed for one kind is
 # that kind's change alone, never its row's
 SETTABLE = ("counts", "choices")
 
 
-def parse_set(specs, kinds: Any) -> dict:
-    """``{field: {kind: n}}``: how many of each named kind a counts or choices row holds now
-    (a box typed for one kind on a phone); the row's other kinds stay as they are."""
-    if kinds is None:
-        return {}
-    if not isinstance(kinds, dict):
-        raise RuleError("set must be an object of rows and kinds, e.g. "
-                        "{\"livestock\": {\"pig\": 2}}.", "data.set")
-    by_name = {f.name: f for f in specs}
-    out: dict[str, dict] = {}
-    for name, values in kinds.items():
-        where = f"data.set.{name}"
-        spec = by_name.get(name)
-        if spec is None:
-            raise RuleError(f"Unknown score-sheet field '{name}'.", where, "unknown_field")
-        if spec.kind not in SETTABLE:
-            raise RuleError(say("%(row)s has no kinds to set one by one; set the row itself.",
-                                row=spec.label), where)
-        if not isinstance(values, dict) or not values:
-            raise RuleError(f"{spec.label}: set an object of kinds and numbers, e.g. "
-                            "{\"pig\": 2}.", where)
-        check_kinds(spec, values, where)
-        high = spec.maximum if spec.kind == "counts" else spec.max_items
-        low = spec.minimum if spec.kind == "counts" else 0
-        out[name] = {key: check_int(n, f"{where}.{key}", spec.label, low, high)
-                     for key, n in values.items()}
-    return out
+class SheetChange(Body):
+    """Set rows whole (fields), set single kinds of rows of kinds (set) and/or add to rows
+    (add); a row one way only in one change."""
+    player: Player
+
+    @model_validator(mode="after")
+    def one_way_per_row(self):
+        ways = {how: getattr(self, how, None) for how in WAYS}
+        if all(v is None for v in ways.values()):
+            raise refuse("A sheet change needs fields to set or numbers to add.", "fields")
+        for one, other in (("fields", "add"), ("set", "add"), ("fields", "set")):
+            if ways[one] is not None and ways[other] is not None:
+                both = sorted(ways[one].model_fields_set & ways[other].model_fields_set)
+                if both and other == "add":
+                    raise refuse(f"'{both[0]}' is either set or added to in one change, not "
+                                 "both.", f"add.{both[0]}")
+                if both:
+                    raise refuse(f"'{both[0]}' is set either whole (fields) or kind by kind "
+                                 "(set) in one change, not both.", f"set.{both[0]}")
+        return self
 
 
-def check_kinds(spec, values: dict, where: str) -> None:
-    """The kinds a row of kinds knows (any short name for a row without a fixed list)."""
-    known = spec.keys or spec.choices
-    for key in values:
-        if (known and key not in known) or not isinstance(key, str) or not key \
-                or len(key) > MAX_NAME:
-            raise RuleError(f"{spec.label}: unknown kind '{key}'.", f"{where}.{key}",
-                            "unknown_field")
+def kinds_type(field) -> Any:
+    """What a box typed for single kinds of a row of kinds sets: {kind: n}."""
+    count = (whole(field.minimum, field.maximum, field.label) if field.kind == "counts"
+             else whole(0, field.max_items, field.label))
+    known = field.keys or field.choices
+    key = Literal[known] if known else Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    return Annotated[dict[key, count], Field(min_length=1, title=field.label)]
+
+
+@cache
+def sheet_change(game: Game) -> type:
+    """The data of a "sheet" event of this game, declared from its rows."""
+    key = game.id.capitalize()
+    ways = {"fields": {f.name: row_type(f) for f in game.sheet_fields},
+            "set": {f.name: kinds_type(f) for f in game.sheet_fields if f.kind in SETTABLE},
+            "add": {f.name: t for f in game.sheet_fields if (t := add_type(f)) is not None}}
+    words = {"fields": f"{game.name}: score-sheet rows to set; a row from an option this play "
+                       "does not use is a 422 field_not_in_play",
+             "set": "Single kinds of rows of kinds to set, {row: {kind: n}}: the row's other "
+                    "kinds stay as they are",
+             "add": "Numbers to add to number rows ({row: {kind: n}} for a row of kinds): a "
+                    "result outside the row's bounds is a 422 out_of_range; adds commute"}
+    models = {how: model_of(f"Sheet{how.title()}{key}", rows, words[how])
+              for how, rows in ways.items()}
+    rule = {"anyOf": [{"required": [how], "properties": {how: {"type": "object"}}}
+                      for how in WAYS],
+            "not": {"anyOf": [{"required": [one, other], "properties": {
+                one: {"type": "object", "required": [k]},
+                other: {"type": "object", "required": [k]}}}
+                for one, other in (("fields", "add"), ("set", "add"), ("fields", "set"))
+                for k in ways[one] if k in ways[other]]}}
+    return create_model(f"SheetChange{key}", __base__=SheetChange, __doc__=SheetChange.__doc__,
+                        __cls_kwargs__={"json_schema_extra": rule},
+                        **{how: (models[how] | None, None) for how in WAYS})
 
 
 def kinds_of(spec, value: Any) -> dict:

@@ -39,3 +39,10 @@ def view_token_for(edit_token: str) -> str:
     a view link, and a view token reveals nothing of the edit token (192 bits either way)."""
     digest = hashlib.sha256(b"north-sea-companion:view:" + edit_token.encode()).digest()
     return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode().rstrip("=")
+
+
+def bearer_token(headers) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None."""
+    value = headers.get("Authorization", "")
+    scheme, _, token = value.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None

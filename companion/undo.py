@@ -18,10 +18,10 @@ from typing import Any
 
 from . import clock
 from .games import get_game
+from .games.bodies import check
 from .games.errors import RuleError, say
-from .games.inputs import parse_sheet
 from .plays import describe_event
-from .sheet_changes import kinds_of, parse_set
+from .sheet_changes import kinds_of, parts_of, sheet_change
 
 CLOCK = clock.EVENTS
 
@@ -146,9 +146,7 @@ def still_as_set(state: dict, data: dict) -> bool:
     sheet = state["sheets"].get(data.get("player"), {})
     specs = {f.name: f for f in game.sheet_fields_for(state["options"])}
     try:
-        wanted = parse_sheet(game.sheet_fields, data.get("fields"), state["options"],
-                             "data.fields", fill=False)
-        kinds = parse_set(specs.values(), data.get("set"))
+        wanted, kinds, _ = parts_of(game, check(sheet_change(game), data, "data"))
     except RuleError:
         return False
     if any(sheet.get(k) != v for k, v in wanted.items()):

@@ -40,10 +40,16 @@ def complete_answer(response: dict) -> dict:
     return response
 
 
+BOX_NUMBER = say("Type the number printed in the box.")
+
+
 class BoxQuestions:
     """The box-data part of the Game protocol: a game's catalogue, the values its score may
     ask for, and the answers a play gives (defaults: a game that keeps no box data)."""
     name: str = ""
+    # the data of a ``box_value`` event (an answer to one of the score's questions), declared
+    # by a game that asks any; None: the game asks none and takes no such event
+    box_value_type: Any = None
 
     def empty_catalogue(self) -> dict:
         return {}

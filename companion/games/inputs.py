@@ -215,6 +215,11 @@ class SheetField:
         return {"int": 0, "bool": False, "list": [], "counts": {}, "choice": None,
                 "text": ""}[self.kind]
 
+    def settle(self, value: Any, where: str) -> Any:
+        """A value of the row's declared type as the sheet keeps it (a row of choices keeps
+        counts per kind as its list)."""
+        return value
+
     def parse(self, value: Any, where: str) -> Any:
         if self.kind == "int":
             return check_int(value, where, self.label, self.minimum, self.maximum)

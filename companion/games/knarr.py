@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .bodies import Body, On, Player, or_blank, whole
 from .errors import RuleError, say
 from .inputs import (
     MAX_NUMBER,
@@ -52,7 +53,6 @@ ARTIFACTS = {
     "Silver Coin": say("Gain 1 VP for each Viking you Recruit beyond the 3rd of its colour."),
 }
 ARTIFACT_TIMING = say("It applies after a player's action, every time the condition is met.")
-TURN_FIELDS = ("player", "vp_gained", "reputation", "recruits", "bracelets", "reputation_vp")
 TIEBREAKS = (Tiebreak(say("recruits and silver bracelets together"),
                       lambda r: r["crew_tokens"]),)
 
@@ -144,52 +144,59 @@ def highest_reputation_vp(track: list[int], position: int) -> int | None:
 
 
 # --------------------------------------------------------------------------- a turn's data
-def given(data: dict, key: str) -> bool:
-    return data.get(key) not in (None, "")
+class KnarrTurn(Body):
+    """The current player's turn is over; what is left out stays as it was (the VP gained
+    0, the reputation VP last turn's)."""
+    player: or_blank(Player) = None
+    vp_gained: or_blank(whole(0, MAX_NUMBER, say("The VP gained this turn"))) = None
+    reputation: or_blank(whole(0, MAX_REPUTATION_SPACE,
+                               say("The Reputation marker's space"))) = None
+    recruits: or_blank(whole(0, MAX_NUMBER, say("The number of %(tokens)s",
+                                                 tokens=say("recruits")))) = None
+    bracelets: or_blank(whole(0, MAX_NUMBER, say("The number of %(tokens)s",
+                                                  tokens=say("silver bracelets")))) = None
+    reputation_vp: or_blank(whole(0, TRACK_MAX_VP, say("The reputation VP"))) = None
 
 
-def read_player(data: dict, table: dict) -> str:
+def read_player(data: KnarrTurn, table: dict) -> str:
     current = table["current_player"]
-    if not given(data, "player"):
+    if data.player is None:
         return current
-    name = player_of(data["player"], table["order"], "data.player")
+    name = player_of(data.player, table["order"], "data.player")
     if name != current:
         raise RuleError(say("It is %(player)s's turn, not %(name)s's.", player=current,
                             name=name), "data.player", "not_your_turn", 422)
     return name
 
 
-def read_tokens(data: dict, key: str, sheet: dict) -> int:
-    if not given(data, key):
+def read_tokens(data: KnarrTurn, key: str, sheet: dict) -> int:
+    count = getattr(data, key)
+    if count is None:
         return sheet.get(key, 0)
-    label = {"recruits": say("recruits"), "bracelets": say("silver bracelets")}[key]
-    count = check_int(data[key], f"data.{key}", say("The number of %(tokens)s", tokens=label))
     if count > SHIP_CAP:
+        label = {"recruits": say("recruits"), "bracelets": say("silver bracelets")}[key]
         raise RuleError(say("A ship holds at most %(count)s %(tokens)s; any extra are lost, so "
                             "enter %(count)s.", count=SHIP_CAP, tokens=label),
                         f"data.{key}", "over_cap", 422)
     return count
 
 
-def read_position(data: dict, player: str, before: int) -> int:
-    if not given(data, "reputation"):
+def read_position(data: KnarrTurn, player: str, before: int) -> int:
+    if data.reputation is None:
         return before
-    position = check_int(data["reputation"], "data.reputation",
-                         say("The Reputation marker's space"), 0, MAX_REPUTATION_SPACE)
-    if position < before:
+    if data.reputation < before:
         raise RuleError(say("The Reputation marker only moves forward: %(player)s's is on "
                             "space %(space)s.", player=player, space=before),
                         "data.reputation", "marker_backwards", 422)
-    return position
+    return data.reputation
 
 
-def read_reputation_vp(data: dict, table: dict, player: str) -> int:
+def read_reputation_vp(data: KnarrTurn, table: dict, player: str) -> int:
     """The reputation step's VP: from the catalogue track, or typed by the table; a blank
     keeps last turn's value (the highest value the marker reached only grows)."""
     track, position = table["reputation_track"], table["reputation"][player]
     computed = highest_reputation_vp(track, position)
-    typed = (check_int(data["reputation_vp"], "data.reputation_vp", say("The reputation VP"), 0,
-                       TRACK_MAX_VP) if given(data, "reputation_vp") else None)
+    typed = data.reputation_vp
     if computed is not None:
         if typed is not None and typed != computed:
             raise RuleError(say("The reputation track gives %(player)s %(vp)s VP (marker on "
@@ -208,17 +215,12 @@ def read_reputation_vp(data: dict, table: dict, player: str) -> int:
     return typed
 
 
-def read_turn(data: Any, state: dict) -> dict:
-    """A validated turn, or RuleError naming the field; nothing is changed here."""
-    data = check_object({} if data is None else data, TURN_FIELDS, "data",
-                        "A turn's data must be an object.", "turn field")
+def read_turn(data: KnarrTurn, state: dict) -> dict:
+    """A turn by the rules of the play, or RuleError naming the field; nothing is changed."""
     table = state["table"]
     player = read_player(data, table)
     sheet = state["sheets"].get(player, {})
-    turn = {"player": player,
-            "vp_gained": (check_int(data["vp_gained"], "data.vp_gained",
-                                    say("The VP gained this turn")) if given(data, "vp_gained")
-                          else 0),
+    turn = {"player": player, "vp_gained": data.vp_gained or 0,
             "reputation": read_position(data, player, table["reputation"][player]),
             "recruits": read_tokens(data, "recruits", sheet),
             "bracelets": read_tokens(data, "bracelets", sheet),
@@ -228,6 +230,16 @@ def read_turn(data: Any, state: dict) -> dict:
         raise RuleError(say("A score above %(vp)s VP is not believable.", vp=MAX_NUMBER),
                         "data.vp_gained", "out_of_range", 422)
     return turn
+
+
+def play_turn(state: dict, data: KnarrTurn) -> dict:
+    if state.get("finished"):
+        raise RuleError("The game is over: no more turns.", "type", "game_finished", 422)
+    turn = read_turn(data, state)
+    record_turn(state, turn)
+    check_end_trigger(state)
+    pass_turn(state)
+    return state
 
 
 # --------------------------------------------------------------------------- table upkeep
@@ -394,7 +406,7 @@ class KnarrGame(Game):
         show_current(state)
         return state
 
-    event_types = ("turn",)
+    events = {"turn": On(KnarrTurn, play_turn, optional=True)}
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
                        ) -> str | None:
@@ -415,23 +427,9 @@ class KnarrGame(Game):
                     else say("A turn passed (reputation step only)"))
         return say("End of %(player)s's turn", player=player) if player else say("End of turn")
 
-    def apply(self, state: dict, event: dict) -> dict:
-        if event.get("type") != "turn":
-            return super().apply(state, event)
-        return self.play_turn(state, event.get("data"))
-
     def advance(self, state: dict) -> dict:
         """Pass the turn with nothing but the reputation step (an empty "turn")."""
-        return self.play_turn(state, {})
-
-    def play_turn(self, state: dict, data: Any) -> dict:
-        if state.get("finished"):
-            raise RuleError("The game is over: no more turns.", "type", "game_finished", 422)
-        turn = read_turn(data, state)
-        record_turn(state, turn)
-        check_end_trigger(state)
-        pass_turn(state)
-        return state
+        return play_turn(state, KnarrTurn())
 
 
 def score_player(name: str, sheet: dict) -> dict:

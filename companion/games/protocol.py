@@ -15,9 +15,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
+from .bodies import Body, On, check, data_of, given
 from .box_questions import BoxQuestions
-from .errors import IMPOSSIBLE, RuleError
-from .inputs import Option, SheetField, active_fields, check_players, parse_options
+from .errors import RuleError
+from .inputs import Option, SheetField, active_fields, check_players
+from .requests import options_type
 
 
 # --------------------------------------------------------------------------- randomness
@@ -45,14 +49,24 @@ class Game(BoxQuestions):
     min_players: int = 1
     max_players: int = 5
     options: tuple[Option, ...] = ()
-    option_passthrough: tuple[str, ...] = ()   # structured options validated by the game
+    # structured options the game declares as types of its own (box values a request carries
+    # over the box data's), their checks across values its parse_options' business; a rule
+    # between options goes in options_base (a Body subclass with its validator and schema)
+    option_types: dict[str, Any] = {}
+    options_base: type = Body
+    score_types: dict[str, Any] = {}        # what a scoring request holds besides the sheets
     phases: tuple[str, ...] = ("play",)
     rounds: int | None = None                  # None: no fixed number of rounds
     sheet_fields: tuple[SheetField, ...] = ()
     catalogue_help: str = ""                   # what the box catalogue holds for this game
-    # the game's own event types (besides sheet/advance/finish, which every game takes):
-    # tests enumerate them from here, so a new type is fuzzed the day it is added
-    event_types: tuple[str, ...] = ()
+    # the game's own events (besides those of companion.plays, which every game takes): each
+    # type's data declared once (it validates the data and is the OpenAPI document's schema)
+    # and the small function that applies it; tests fuzz every type listed here
+    events: dict[str, On] = {}
+
+    @property
+    def event_types(self) -> tuple[str, ...]:
+        return tuple(self.events)
 
     # ---- metadata
     def describe(self) -> dict:
@@ -60,8 +74,16 @@ class Game(BoxQuestions):
                 "max_players": self.max_players,
                 "options": {o.name: o.describe() for o in self.options}}
 
+    @property
+    def option_passthrough(self) -> tuple[str, ...]:
+        return tuple(self.option_types)
+
     def parse_options(self, options: Any) -> dict:
-        return parse_options(self.options, options, passthrough=self.option_passthrough)
+        """The options as declared (companion.games.requests.options_type), checked once (a
+        checked model passes as it is), with the defaults of those left out."""
+        if not isinstance(options, BaseModel):
+            options = check(options_type(self), {} if options is None else options, "options")
+        return {**{o.name: o.default for o in self.options}, **given(options)}
 
     def check_players(self, players: Any) -> list[str]:
         return check_players(players, self.min_players, self.max_players)
@@ -83,10 +105,14 @@ class Game(BoxQuestions):
         return state
 
     def apply(self, state: dict, event: dict) -> dict:
-        """Apply a game-specific event to a copy of the state; unknown types are 400."""
-        listed = f" Events: {', '.join(self.event_types)}." if self.event_types else ""
-        raise RuleError(f"{self.name} has no event '{event.get('type')}'.{listed}", "type",
-                        "unknown_event")
+        """Apply one of the game's own events to a copy of the state: its data checked against
+        its declaration (unless ``event["typed"]`` holds it checked), then its function."""
+        on = self.events.get(event.get("type"))
+        if on is None:
+            listed = f" Events: {', '.join(self.event_types)}." if self.event_types else ""
+            raise RuleError(f"{self.name} has no event '{event.get('type')}'.{listed}", "type",
+                            "unknown_event")
+        return on.apply(state, data_of(on, event))
 
     def advance(self, state: dict) -> dict:
         """Next phase, or the next round after the last phase; upkeep belongs here."""
@@ -121,17 +147,6 @@ class Game(BoxQuestions):
         return {"players": [{"name": p["name"], "sheet": state["sheets"].get(p["name"], {})}
                             for p in state["players"]],
                 "options": state["options"]}
-
-    def check_whole_sheets(self, state: dict) -> None:
-        """Refuse a play's sheets that cannot happen as a whole: the scoring path's own
-        checks, so a live play and the scoring endpoint refuse the same sheets. Only a
-        RuleError with code ``impossible_sheet`` is raised; other scoring errors (a box
-        value not entered yet) are the score's business, not the sheet's."""
-        try:
-            self.score(self.score_body(state), state.get("catalogue") or {})
-        except RuleError as err:
-            if err.code == IMPOSSIBLE:
-                raise
 
     def sheet_fields_for(self, options: dict) -> list[SheetField]:
         return active_fields(self.sheet_fields, options)

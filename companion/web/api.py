@@ -7,20 +7,20 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.routing import BaseConverter
 
 from ..games import GAMES, get_game
+from ..games.bodies import check as check_body
 from ..games.errors import RuleError
-from ..games.inputs import check_object
+from ..games.requests import RedoRequest, UndoRequest
 from ..owner import require_owner
 from ..plays import run_score, run_setup, score_of
 from ..qr import qr_svg
 from ..service import Done
 from ..store import PlayRow
-from ..tokens import token_role
+from ..tokens import bearer_token, token_role
 from . import service
 from .changes import REPLAYED_HEADER, idempotency_key
 from .jsoncheck import check_json
 from .links import play_links, share_link
 from .openapi import openapi_document
-from .security import bearer_token
 from .sheets import scoresheet_pdf
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -173,16 +173,12 @@ def redo(play_id):
 def _move(play_id: str, step: int):
     check = edit_check(play_id)
     key = idempotency_key()
-    body = json_body(optional=True)
-    check_object(body, ("expected_version", "device"), message="The body must be a JSON object.")
-    if body.get("device") is not None:
-        if body.get("expected_version") is not None:
-            raise RuleError("Send either device (that device's own last change or undo) or "
-                            "expected_version (the latest change), not both.", "device")
+    body = check_body(UndoRequest if step < 0 else RedoRequest, json_body(optional=True))
+    if body.device is not None:
         take_back = service().undo_mine if step < 0 else service().redo_mine
-        return change_response(take_back(play_id, body["device"], key=key,
+        return change_response(take_back(play_id, body.device, key=key,
                                           answer=answer_bytes, check=check))
-    return change_response(service().move_head(play_id, step, body.get("expected_version"),
+    return change_response(service().move_head(play_id, step, body.expected_version,
                                                key=key, answer=answer_bytes, check=check))
 
 

@@ -23,6 +23,7 @@ from ..plays import parse_seed
 from ..qr import qr_svg
 from . import service
 from .core_words import core
+from .forms import coerce
 from .links import site_root
 
 bp = Blueprint("boards", __name__)
@@ -52,10 +53,21 @@ def parse_players(value: str | None, scenario: str) -> int:
     return players
 
 
+def option_value(kind: str, text: str):
+    """A query string's text as the option's JSON value (the declaration takes no text for
+    a number or a switch)."""
+    words = {"true": True, "on": True, "1": True, "yes": True, "false": False, "off": False,
+             "0": False, "no": False, "": False}
+    if kind == "bool":
+        return words.get(text.strip().lower(), text)
+    return coerce(text) if kind == "int" else text
+
+
 def parse_query(args) -> dict:
     """scenario, players, seed and options from the query string, each checked by name."""
     game = get_game("seafarers")
-    raw = {name: args.get(name) for name in (*FAIRNESS_LABELS, "layout")
+    kinds = {o.name: o.kind for o in game.options}
+    raw = {name: option_value(kinds[name], args[name]) for name in (*FAIRNESS_LABELS, "layout")
            if args.get(name) is not None}
     raw["scenario"] = (args.get("scenario") or "new_shores").strip()
     try:

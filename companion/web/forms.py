@@ -73,6 +73,8 @@ def event_body(form, game: Game, state: dict) -> dict:
         elif key.startswith("s:"):
             # free text kept as typed (an island called "3" stays a name, not a number)
             body["data"][key[2:]] = form.getlist(key)[-1].strip()
+    if body["type"] == "box_value" and isinstance(body["data"].get("value"), str):
+        body["data"]["value"] = coerce(body["data"]["value"])   # a number typed in a text box
     add = adds_from_form(form)
     if add:
         body["data"]["add"] = add

@@ -5,7 +5,7 @@ import copy
 import re
 
 from ..games import GAMES
-from ..games.inputs import MAX_NUMBER
+from ..games.bodies import NOT_BLANK, SPACE, schema_of, standalone
 from .openapi_catalogue import JSON_VALUE, catalogue_schema, put_body, rule_codes
 
 GAME_IDS = list(GAMES)
@@ -15,9 +15,6 @@ DEVICE = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+
           "description": "The device (phone or client) making the change: 1 to 64 printable "
                          "ASCII characters without spaces. Recorded with the event; undo "
                          "with a device takes back that device's last change."}
-# an undo or redo names the device whose own change it is, or the version it saw: not both
-ONE_OR_THE_OTHER = {"required": ["device", "expected_version"], "properties": {
-    "device": {"type": "string"}, "expected_version": {"type": "number"}}}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[ -~]+$"},
@@ -92,13 +89,6 @@ def _schemas() -> dict:
                                       "description": "Every field to blame, when a sheet "
                                                      "cannot happen as a whole (code "
                                                      "impossible_sheet)."}}}}},
-        "SetupRequest": {"type": "object", "properties": {
-            "players": {"type": "array", "items": {"type": "string"}},
-            "seed": {"type": ["string", "integer"]}, "options": JSON_OBJECT}},
-        "ScoreRequest": {"type": "object", "properties": {
-            "players": {"type": "array", "items": {"type": "object", "properties": {
-                "name": {"type": "string"}, "sheet": JSON_OBJECT}}},
-            "options": JSON_OBJECT}},
         "ScoreResponse": {"type": "object", "required": ["players", "winners", "tiebreak"],
                           "properties": {
                               "tiebreaks": {
@@ -109,24 +99,22 @@ def _schemas() -> dict:
                                   "type": "array", "items": {"type": "string"},
                                   "description": "Where the rules leave a value on the sheets "
                                                  "open: accepted without a check, and said."}}},
-        "PlayRequest": {"type": "object", "required": ["game", "players"], "properties": {
-            "game": {"type": "string", "enum": GAME_IDS},
-            "players": {"type": "array", "items": {"type": "object", "properties": {
-                "name": {"type": "string"}, "colour": {"type": "string"}}}},
-            "options": JSON_OBJECT, "seed": {"type": ["string", "integer"]}}},
         "State": state,
         "CatalogueVersions": {"type": "object", "required": ["game", "versions"], "properties": {
             "game": {"type": "string"},
             "versions": {"type": "array", "items": {"type": "object", "properties": {
-                "id": {"type": "integer"}, "saved_at": {"type": "string", "format": "date-time"},
-                "source": {"type": "string"}}}}}},
+                "id": {"type": "integer"}, "source": {"type": "string"},
+                "saved_at": {"type": "string", "description": "When it was saved: ISO 8601, "
+                                                              "UTC (no offset written)"}}}}}},
         "StateResponse": {"type": "object", "required": ["state"],
                           "properties": {"state": {"$ref": "#/components/schemas/State"}}},
-        "Event": {"type": "object", "required": ["type"], "properties": {
+        "Event": {"type": "object", "required": ["type"], "additionalProperties": False,
+                  "description": "Every event in words: the body is the Event schema of the "
+                                 "play's game (EventKnarr, ...).", "properties": {
             "type": {"type": "string", "description": (
                 "Every game: sheet, advance, finish, box_value, and the game clock's pause "
                 "(stop counting play time) and resume (count on); each game adds its own.")},
-            "data": {"type": "object", "description": (
+            "data": {"type": ["object", "null"], "description": (
                 'e.g. {"player", "fields": {...}} to set sheet fields, {"player", "add": '
                 '{field: n}} to add n to a number field ({field: {key: n}} for a counts or '
                 'choices field; a result outside the field\'s bounds is a 422 '
@@ -137,7 +125,7 @@ def _schemas() -> dict:
                 "The version the change was made on: a stale one is a 409 and records "
                 "nothing. Absent or null: no check; such a write waits for the play's lock "
                 "and never answers 409.")},
-            "device": DEVICE},
+            "device": {**DEVICE, "type": ["string", "null"]}},
             "examples": [{"type": "sheet", "data": {"player": "Ann", "fields": {"vp": 4}}},
                          {"type": "sheet", "data": {"player": "Ann", "add": {"vp": 1}}},
                          {"type": "pause"}, {"type": "resume"}]},
@@ -150,24 +138,6 @@ def _schemas() -> dict:
                 "finished_at": {"type": ["string", "null"], "format": "date-time"},
                 "running": {"type": "boolean"},
                 "elapsed_s": {"type": "integer", "minimum": 0}}},
-        "UndoRequest": {"type": "object", "not": ONE_OR_THE_OTHER, "properties": {
-            "expected_version": {"type": ["integer", "null"]},
-            "device": {**DEVICE, "description": (
-                "Undo this device's last change instead of the latest one (the clock's pause "
-                "and resume are never changes to undo): a sheet or counter change gets a "
-                "compensating event recorded as this device's undo; a change no event inverts "
-                "(a turn end, advance) moves the head back when nothing but the clock came "
-                "after it (those clock events are recorded again); anything else is a 409 "
-                "cannot_undo_out_of_order with a sentence, nothing left a 409 "
-                "nothing_to_undo. Not together with expected_version.")}}},
-        "RedoRequest": {"type": "object", "not": ONE_OR_THE_OTHER, "properties": {
-            "expected_version": {"type": ["integer", "null"]},
-            "device": {**DEVICE, "description": (
-                "Redo this device's last undo instead of the latest undone event: its "
-                "compensating event is taken back in turn, or the head moves on over the "
-                "device's own change; a change the device made since ends the redo (409 "
-                "nothing_to_redo), one changed again since on another phone is a 409 "
-                "cannot_redo. Not together with expected_version.")}}},
     }
 
 
@@ -176,7 +146,7 @@ def _ref(name: str) -> dict:
 
 
 # The events body: the Event<Game> of the play's game (a schema cannot see which game the
-# play in the path is, so any of them; each is exact for its game: companion.web.openapi_events).
+# play in the path is, so any of them; each is exact for its game: companion.plays.event_body).
 EVENT_BODY = {"anyOf": [{"$ref": f"#/components/schemas/Event{g.capitalize()}"} for g in GAMES],
               "description": "An event for the play's game: the Event schema of that game "
                              "(EventKnarr, EventExplorers, ...). Event describes all in words."}
@@ -317,7 +287,7 @@ def openapi_document(app=None) -> dict:
                  "description": "Setup, scoring and plays for five seafaring board games. "
                                 + TEXT_WORDS},
         "paths": _paths(),
-        "components": {"schemas": catalogue_components(game_content(_tightened(_schemas()))),
+        "components": {"schemas": catalogue_components(game_content(_schemas())),
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     })
 
@@ -352,22 +322,8 @@ def _types(schema: dict) -> set:
 _TEXT = "[^\\x00]"
 
 
-def _python_space() -> str:
-    """Python's whitespace (str.isspace: what the server's strip() and split() remove) as
-    escapes for a character class. Engines disagree on \\s (Rust's and ECMA-262's leave out
-    \\x1c-\\x1f and \\x85, ECMA-262 adds \\ufeff), so "not blank" spells it out."""
-    codes = [c for c in range(0x10000) if chr(c).isspace()]      # none lies above the BMP
-    runs = [[codes[0], codes[0]]]
-    for code in codes[1:]:
-        if code == runs[-1][1] + 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    return "".join(f"\\u{a:04x}" + (f"-\\u{b:04x}" if b > a else "") for a, b in runs)
-
-
-PYTHON_SPACE = _python_space()
-WITH_TEXT_RULE = {"\\S": f"^{_TEXT}*[^\\x00{PYTHON_SPACE}]{_TEXT}*$"}
+WITH_TEXT_RULE = {"\\S": f"^{_TEXT}*[^\\x00{SPACE}]{_TEXT}*$",
+                  NOT_BLANK: f"^{_TEXT}*[^\\x00{SPACE}]{_TEXT}*$"}
 _ASCII_ONLY = re.compile(r"\^\[[ -~]-~\][+*]\$|\^\[0-9\][+*]\$")
 
 
@@ -418,7 +374,7 @@ def sane_text(document: dict) -> dict:
     used = [schemas[name] for name in _referenced(requests, schemas)]
     # (+ the generic Event, SetupRequest and ScoreRequest: the bodies in words; each game's
     # Event<Game>, SetupRequest<Game> and ScoreRequest<Game> is the body)
-    generic = [schemas[name] for name in ("Event", "SetupRequest", "ScoreRequest")]
+    generic = [schemas["Event"]]
     for schema in requests + used + generic:
         _sane_schema(schema)
     return document
@@ -440,187 +396,23 @@ def _referenced(roots: list, schemas: dict) -> list[str]:
     return found
 
 
-# ------------------------------------------------------------------ the shape the server checks
-# What the server refuses with a 400 before any game rule is asked, written into the request
-# schemas, so a body the document allows is one the server takes (schemathesis checks both ways:
-# tests/web/test_openapi_schemathesis.py). Kept apart from the schemas above so they read as the
-# contract's shapes.
-MAX_SEED_TEXT = 200         # companion.plays.MAX_SEED
-MAX_NAME = 40               # companion.games.inputs.MAX_NAME
-NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": "\\S",
-        "description": "A player's name: 1 to 40 characters as sent and after Unicode NFKC "
-                       "normalisation (invisible format characters removed, spaces collapsed); "
-                       "names that are equal then, ignoring case, are the same player (a 400)."}
-SEED = {"type": ["string", "integer", "null"], "minLength": 1, "maxLength": MAX_SEED_TEXT,
-        "pattern": "\\S", "minimum": -(2**63) + 1, "maximum": 2**63 - 1,
-        "description": "The same seed gives the same setup on any machine; absent, null or "
-                       "empty: a fresh one (the answer says which). Text of digits is the "
-                       "same seed as that number."}
-SEAT = {"oneOf": [NAME, {"type": "object", "required": ["name"], "additionalProperties": False,
-                         "properties": {"name": NAME, "colour": {"type": "string"}}}]}
-
-
-def marker_positions() -> dict:
-    """Shipwrights' three markers (shipwrights.heroes.parse_positions): all three, 0..18."""
-    from ..games.shipwrights.rules import TRACK_END, TRACKS
-
-    return {"type": "object", "required": list(TRACKS), "additionalProperties": False,
-            "properties": {t: {"type": "integer", "minimum": 0, "maximum": TRACK_END}
-                           for t in TRACKS},
-            "description": "Marker positions on the three tracks."}
-
-
-def heroes_request() -> dict:
-    """POST /games/shipwrights/heroes: every player's (and the neutral's) three marker
-    positions, from companion.games.shipwrights (its tracks, track end and most holders)."""
-    from ..games.shipwrights.heroes import MAX_HOLDERS
-
-    positions = marker_positions()
-    return {"type": "object", "required": ["tracks"], "additionalProperties": False,
-            "properties": {
-                "tracks": {"type": "object", "propertyNames": NAME, "minProperties": 1,
-                           "additionalProperties": positions,
-                           "description": f"Each player's positions by name (1 to "
-                                          f"{MAX_HOLDERS} players; more is a 422). A name "
-                                          "that spells 'neutral', or equals another after "
-                                          "normalisation, is a 400."},
-                "neutral": {"anyOf": [positions, {"type": "null"}],
-                            "description": "The neutral player's markers, or null."}}}
-
-
-def _tightened(schemas: dict) -> dict:
-    from ..plays import COLOURS
-
-    seat = {"oneOf": [SEAT["oneOf"][0], {**SEAT["oneOf"][1], "properties": {
-        "name": NAME, "colour": {"type": ["string", "null"], "enum": [*COLOURS, None],
-                                  "description": "absent or null: the seat's colour"}}}]}
-    schemas["SetupRequest"].update(additionalProperties=False, properties={
-        **schemas["SetupRequest"]["properties"],
-        "players": {"type": "array", "items": NAME, "uniqueItems": True}, "seed": SEED})
-    schemas["PlayRequest"].update(additionalProperties=False, properties={
-        **schemas["PlayRequest"]["properties"],
-        "players": {"type": "array", "items": seat, "uniqueItems": True}, "seed": SEED})
-    schemas["HeroesRequest"] = heroes_request()
-    for name in ("Event", "UndoRequest", "RedoRequest"):
-        schemas[name]["additionalProperties"] = False
-    schemas["Event"]["properties"]["data"] = {**schemas["Event"]["properties"]["data"],
-                                              "type": ["object", "null"]}   # null: {}
-    for name in ("Event", "UndoRequest"):           # null: no device named
-        schemas[name]["properties"]["device"] = {
-            **schemas[name]["properties"]["device"], "type": ["string", "null"]}
-    saved = schemas["CatalogueVersions"]["properties"]["versions"]["items"]["properties"]
-    saved["saved_at"] = {"type": "string", "description": "When it was saved: ISO 8601, UTC "
-                                                          "(no offset written)"}
-    schemas["UndoRequest"]["not"] = {
-        "description": "device and a whole-number expected_version together are a 400",
-        "required": ["device", "expected_version"],
-        "properties": {"expected_version": {"type": "integer"}}}
-    return schemas
-
-
-# ------------------------------------------------------------------ each game's own content
-# Made from the games' own definitions (companion/games: Game.options, Game.sheet_fields), never
-# written per game, so a new option or score-sheet row is in the document the day it is added.
-def _option_schema(option) -> dict:
-    words = {"description": option.label, "default": option.default}
-    if option.kind == "bool":
-        return {"type": "boolean", **words}
-    if option.kind == "choice":
-        return {"enum": list(option.choices), **words}
-    if option.kind == "int":
-        kind = "integer" if option.default is not None else ["integer", "null"]
-        return {"type": kind, "minimum": option.minimum, "maximum": option.maximum, **words}
-    return words
-
-
-def options_schema(game) -> dict:
-    """A game's setup options: each Option by its kind, and the structured ones the game
-    checks itself (option_passthrough) by their own schemas."""
-    properties = {o.name: _option_schema(o) for o in game.options}
-    structured = structured_options(game.id)
-    assert set(structured) == set(game.option_passthrough), game.id
-    properties.update(structured)
-    return {"type": "object", "additionalProperties": False, "properties": properties,
-            "description": f"{game.name}: its setup options (GET /api/v1/games lists them "
-                           "with their defaults).", **option_rules(game.id)}
-
-
-def option_rules(game_id: str) -> dict:
-    """Rules between a game's options that a schema can say."""
-    if game_id == "shipwrights":       # Nemesis cards by id or by number, not both
-        return {"not": {"required": ["nemesis", "nemesis_cards"], "properties": {
-            "nemesis": {"type": "array", "minItems": 1},
-            "nemesis_cards": {"type": "integer", "minimum": 1}}}}
-    return {}
-
-
-def _field_schema(field) -> dict:
-    number = {"type": "integer", "minimum": field.minimum, "maximum": field.maximum}
-    words = {"description": field.label + (f" (only with the option {field.when})"
-                                           if field.when else "")}
-    if field.kind == "int":
-        return {**number, **words}
-    if field.kind == "bool":
-        return {"type": "boolean", **words}
-    if field.kind == "list":
-        return {"type": "array", "items": number, "maxItems": field.max_items, **words}
-    if field.kind == "counts":
-        if field.keys:
-            return {"type": "object", "additionalProperties": False,
-                    "properties": {k: number for k in field.keys}, **words}
-        return {"type": "object", "additionalProperties": number,
-                "propertyNames": {"minLength": 1, "maxLength": MAX_NAME}, **words}
-    if field.kind == "choice":
-        if field.choices:
-            return {"enum": [*field.choices, None, ""], **words}
-        return {"type": ["string", "null"], "maxLength": MAX_NAME, **words}
-    if field.kind == "text":
-        return {"type": "string", "maxLength": 500, **words}
-    if field.kind == "choices":             # one entry per item, e.g. each bonus longship
-        count = {"type": "integer", "minimum": 0, "maximum": field.max_items}
-        return {"anyOf": [{"type": "array", "items": {"enum": list(field.choices)},
-                           "maxItems": field.max_items},
-                          {"type": "object", "additionalProperties": False,
-                           "properties": {c: count for c in field.choices},
-                           "description": "or a count per kind (more than "
-                                          f"{field.max_items} in all is a 422)"}], **words}
-    return words
-
-
-def sheet_schema(game) -> dict:
-    """One player's score sheet of a game: its SheetFields by kind; a field absent counts as
-    empty (0, false, [], none)."""
-    return {"type": ["object", "null"], "additionalProperties": False,
-            "properties": {f.name: _field_schema(f) for f in game.sheet_fields},
-            "description": f"{game.name}: one player's score sheet."}
-
-
+# ------------------------------------------------------------------ the bodies, as declared
 def game_content(schemas: dict) -> dict:
-    """Per-game component schemas (Options<Game>, Sheet<Game>) and the bodies that name a
-    game made a oneOf on it (PlayRequest)."""
-    plays = []
+    """Every request body as it is declared (companion.games.requests, companion.plays,
+    companion.games.shipwrights.heroes), with the models it is made of (Options<Game>,
+    Sheet<Game>, ...) among the components: the schema is the declaration that checks."""
+    from ..games.requests import RedoRequest, UndoRequest, score_request, setup_request
+    from ..games.shipwrights.heroes import HeroesRequest
+    from ..plays import COMMON_EVENTS, event_body, play_body
+
     for game_id, game in GAMES.items():
         key = game_id.capitalize()
-        schemas[f"Options{key}"] = options_schema(game)
-        schemas[f"Sheet{key}"] = sheet_schema(game)
-        plays.append({"type": "object", "properties": {
-            "game": {"const": game_id}, "options": _ref(f"Options{key}")}})
-        schemas[f"SetupRequest{key}"] = setup_request(game, key)
-        schemas[f"ScoreRequest{key}"] = score_request(game, key)
-    play = schemas["PlayRequest"]
-    play["oneOf"] = plays
-    play["properties"]["options"] = {"type": "object", "description": (
-        "The game's own options: the Options schema of the game named in game")}
-    for name in ("SetupRequest", "ScoreRequest"):
-        schemas[name]["required"] = ["players"]        # the server's 400 without them
-        schemas[name]["properties"]["options"] = {
-            "anyOf": [_ref(f"Options{g.capitalize()}") for g in GAMES],
-            "description": "The options of the game in the path (its Options schema)"}
-    from ..plays import COMMON_EVENTS
-    from .openapi_events import event_schema
-
-    for game_id, game in GAMES.items():
-        schemas[f"Event{game_id.capitalize()}"] = event_schema(game)
+        declared(schemas, f"SetupRequest{key}", setup_request(game))
+        declared(schemas, f"ScoreRequest{key}", score_request(game))
+        declared(schemas, f"Event{key}", event_body(game_id))
+    for name, kind in (("PlayRequest", play_body()), ("HeroesRequest", HeroesRequest),
+                       ("UndoRequest", UndoRequest), ("RedoRequest", RedoRequest)):
+        declared(schemas, name, kind)
     kinds = {t: None for t in COMMON_EVENTS}
     for game in GAMES.values():
         kinds.update(dict.fromkeys(game.event_types))
@@ -634,101 +426,22 @@ def game_content(schemas: dict) -> dict:
         "oneOf": [_ref(f"Import{g.capitalize()}") for g in GAMES],
         "description": "A play export (GET /api/v1/plays/{play_id}/export) read back: its "
                        "game's Import schema, by the export's game."}
-    seat = schemas["ScoreRequest"]["properties"]["players"]["items"]
-    seat.update(required=["name"], additionalProperties=False)     # the server's 400s
-    seat["properties"]["name"] = NAME
-    schemas["ScoreRequest"]["properties"]["players"]["items"]["properties"]["sheet"] = {
-        "anyOf": [_ref(f"Sheet{g.capitalize()}") for g in GAMES],
-        "description": "The sheet of the game in the path (its Sheet schema)"}
     return schemas
 
 
-def setup_request(game, key: str) -> dict:
-    """POST /games/<id>/setup: players by name in seat order, a seed, the game's options (a
-    wrong player count is a rule, 422)."""
-    return {"type": "object", "required": ["players"], "additionalProperties": False,
-            "description": f"{game.name}: a setup request.",
-            "properties": {"players": {"type": "array", "items": NAME, "uniqueItems": True},
-                           "seed": SEED, "options": _ref(f"Options{key}")}}
+def declared(schemas: dict, name: str, kind) -> dict:
+    """A body declared as a type (companion.games.bodies), its models among the components."""
+    schema = copy.deepcopy(schema_of(kind))
+    schemas.update(schema.pop("$defs", {}))
+    schemas[name] = schema
+    return schema
 
 
-def score_request(game, key: str) -> dict:
-    """POST /games/<id>/score: each player's sheet of this game, its options, and what else
-    the game scores from the table (Explorers' islands)."""
-    seat = {"type": "object", "required": ["name"], "additionalProperties": False,
-            "properties": {"name": NAME, "sheet": _ref(f"Sheet{key}")}}
-    return {"type": "object", "required": ["players"], "additionalProperties": False,
-            "description": f"{game.name}: a scoring request.",
-            "properties": {"players": {"type": "array", "items": seat},
-                           "options": _ref(f"Options{key}"), **score_extras(game.id)}}
+def event_schema(game) -> dict:
+    """The events body of a play of ``game`` as one standalone JSON Schema (for tests)."""
+    from ..plays import event_body
 
-
-def score_extras(game_id: str) -> dict:
-    if game_id != "explorers":
-        return {}
-    from ..games.explorers.islands import (
-        INFLUENCE,
-        ISLAND_KEYS,
-        MAX_ISLAND_NAME,
-        MAX_ISLANDS,
-        PIECES,
-        STRUCTURES,
-    )
-
-    count = {"type": "integer", "minimum": 0, "maximum": MAX_NUMBER}
-    pieces = {k: {"anyOf": [{"type": "boolean"}, {"type": "integer", "minimum": 0,
-                                                   "maximum": PIECES[k]}],
-                  "description": f"The {k}, built or not (Rocks of Ruin)"}
-              if k in STRUCTURES else count for k in INFLUENCE}
-    island = {"type": "object", "required": ["tiles", "complete"],
-              "additionalProperties": False, "properties": {
-                  "tiles": {"type": "integer", "minimum": 1, "maximum": MAX_NUMBER},
-                  "complete": {"type": "boolean"}, "unraided_fortress": {"type": "boolean"},
-                  "name": {"type": ["string", "null"], "maxLength": MAX_ISLAND_NAME},
-                  "influence": {"type": ["object", "null"], "propertyNames": NAME,
-                                "additionalProperties": {
-                                    "type": ["object", "null"], "additionalProperties": False,
-                                    "properties": pieces},
-                                "description": "Each player's pieces on the island (a name "
-                                               "not at the table is a 422)"}}}
-    assert set(island["properties"]) == set(ISLAND_KEYS)
-    return {"islands": {"type": ["array", "null"], "items": island, "maxItems": MAX_ISLANDS,
-                        "description": "The islands on the table, scored for control"}}
-
-
-def structured_options(game_id: str) -> dict:
-    """The structured options (Game.option_passthrough) of a game: the box values a request
-    may carry over the box data's, as the box data's own schema (the same checks take them),
-    and Shipwrights' solo choices."""
-    from .openapi_catalogue import BUILDERS
-
-    if game_id == "shipwrights":
-        from ..games.shipwrights.catalogue import MAX_NEMESIS
-        from ..games.shipwrights.rules import ROUNDS, TRACKS
-
-        track_vp = BUILDERS["shipwrights"]()["properties"]["track_vp"]
-        return {
-            "track_vp": {"anyOf": [track_vp, {"type": "null"}],
-                         "description": "VP of the track spaces 15 to 18, over the box data's"},
-            "nemesis": {"type": ["array", "null"], "maxItems": MAX_NEMESIS,
-                        "uniqueItems": True, "items": {"type": "string"},
-                        "description": "Solo: the box data's Nemesis card ids to play against "
-                                       "(an id the box data lacks, or more than one player, "
-                                       "is a 422)"},
-            "solo_opponent": {
-                "type": ["object", "null"], "additionalProperties": False,
-                "required": ["heroes_won", "round_card_vp", "tracks"],
-                "description": "Solo scoring: the opponent's heroes, Round Card VP and markers",
-                "properties": {
-                    "heroes_won": {"type": "integer", "minimum": 0, "maximum": len(TRACKS)},
-                    "round_card_vp": {"type": "array", "minItems": ROUNDS, "maxItems": ROUNDS,
-                                      "items": {"type": "integer", "minimum": 0,
-                                                "maximum": MAX_NUMBER}},
-                    "tracks": marker_positions()}}}
-    if game_id == "reavers":
-        box = BUILDERS["reavers"]()["properties"]
-        return {key: box[key] for key in ("keep_spoils_schedule", "wall_majority")}
-    return {}
+    return standalone(event_body(game.id))
 
 
 def import_request(game, schemas: dict) -> dict:
@@ -741,14 +454,16 @@ def import_request(game, schemas: dict) -> dict:
     key = game.id.capitalize()
     ignored = _ref("JsonValue")
     events = []
-    for branch in schemas[f"Event{key}"]["oneOf"]:
+    for ref in schemas[f"Event{key}"]["oneOf"]:
+        branch = schemas[ref["$ref"].rsplit("/", 1)[-1]]
         properties = {"type": branch["properties"]["type"],
                       "data": branch["properties"]["data"],
                       "at": {**ignored, "description": "When it happened (ISO 8601): the "
                                                        "import's game clock counts the same"}}
         events.append({"type": "object", "required": branch["required"],
                        "properties": properties, "additionalProperties": ignored})
-    seed = {**SEED, "type": ["string", "integer"]}          # an export always holds one
+    play = schemas[f"PlayRequest{key}"]["properties"]
+    seed = {"anyOf": [b for b in play["seed"]["anyOf"] if b != {"type": "null"}]}  # one held
     return {
         "type": "object",
         "required": ["format", "format_version", "game", "players", "seed", "events"],
@@ -757,7 +472,7 @@ def import_request(game, schemas: dict) -> dict:
             "format": {"const": FORMAT}, "format_version": {"type": "integer",
                                                             "maximum": FORMAT_VERSION},
             "game": {"const": game.id},
-            "players": copy.deepcopy(schemas["PlayRequest"]["properties"]["players"]),
+            "players": copy.deepcopy(play["players"]),
             "options": {"anyOf": [_ref(f"Options{key}"), {"type": "null"}]},
             "seed": seed,
             "catalogue": {"anyOf": [_ref(f"Catalogue{key}"), {"type": "null"}],

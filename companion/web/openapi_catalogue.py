@@ -13,6 +13,7 @@ import copy
 import sys
 from functools import cache
 
+from ..games.bodies import SPACE
 from ..games.errors import DUPLICATE
 from ..games.inputs import MAX_NAME
 
@@ -47,9 +48,7 @@ def _folding_to(pieces: set[str]) -> dict[str, list[str]]:
 def casefold_equal(words: tuple[str, ...]) -> str:
     """A regex for the texts equal to one of ``words`` as the validators compare names:
     spaces collapsed and stripped (" ".join(text.split())), then str.casefold()."""
-    from .openapi import PYTHON_SPACE  # what split() splits on, spelt out for every engine
-
-    space = f"[{PYTHON_SPACE}]"
+    space = f"[{SPACE}]"      # what split() splits on, spelt out for every engine
     folded = [w.casefold() for w in words]
     pieces = {w[i:j] for w in folded for i in range(len(w)) for j in range(i + 1, len(w) + 1)}
     sources = _folding_to(pieces - {" "})

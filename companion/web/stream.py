@@ -17,9 +17,8 @@ import time
 from flask import Blueprint, Response, abort, current_app
 
 from ..games.errors import RuleError
-from ..tokens import token_role
+from ..tokens import bearer_token, token_role
 from . import service
-from .security import bearer_token
 
 bp = Blueprint("stream", __name__)
 

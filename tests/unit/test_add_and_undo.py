@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games import GAMES
 from companion.games.errors import RuleError
 from companion.plays import (
     apply_event,
@@ -316,8 +317,9 @@ def test_counters_are_taken_back_by_their_negation():
 
 
 def test_device_is_checked_in_the_event_body():
-    assert parse_event({"type": "advance", "device": "phone-1"})["device"] == "phone-1"
-    for bad in ("", "x" * 65, "has space", 5, "é"):
+    knarr = GAMES["knarr"]
+    assert parse_event(knarr, {"type": "advance", "device": "phone-1"})["device"] == "phone-1"
+    for bad in ("", "x" * 65, "has space", 5, "é", "phone\n"):
         with pytest.raises(RuleError) as err:
-            parse_event({"type": "advance", "device": bad})
+            parse_event(knarr, {"type": "advance", "device": bad})
         assert err.value.field == "device" and err.value.status == 400

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games import GAMES
 from companion.games.errors import RuleError
 from companion.plays import apply_event, new_state, parse_event, parse_seed, replay, score_of
 
@@ -56,13 +57,15 @@ def test_finished_play_takes_only_sheet_corrections():
 
 
 def test_parse_event_checks_shape():
-    assert parse_event({"type": "advance"}) == {"type": "advance", "data": {},
-                                                "expected_version": None, "device": None}
-    for bad, field in (([], None), ({"type": ""}, "type"), ({"type": "x", "data": 3}, "data"),
-                       ({"type": "x", "expected_version": "1"}, "expected_version"),
-                       ({"type": "x", "extra": 1}, "extra")):
+    knarr = GAMES["knarr"]
+    event = parse_event(knarr, {"type": "advance"})
+    assert {k: event[k] for k in ("type", "data", "expected_version", "device")} == {
+        "type": "advance", "data": {}, "expected_version": None, "device": None}
+    for bad, field in (([], None), ({"type": ""}, "type"), ({"type": "turn", "data": 3}, "data"),
+                       ({"type": "advance", "expected_version": "1"}, "expected_version"),
+                       ({"type": "advance", "extra": 1}, "extra")):
         with pytest.raises(RuleError) as err:
-            parse_event(bad)
+            parse_event(knarr, bad)
         assert err.value.field == field
 
 

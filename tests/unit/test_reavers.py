@@ -443,7 +443,7 @@ def test_answers_in_a_play_complete_the_score_and_can_be_saved_as_box_data():
     state = play(state, "sheet", player="Ann", fields={"walls": 2, "keep_spoils": {"Art": 3}})
     state = play(state, "finish")
     assert score_of(state)["complete"] is False
-    state = play(state, "box_value", key="wall_majority.most", value="5")
+    state = play(state, "box_value", key="wall_majority.most", value=5)
     state = play(state, "box_value", key="keep_spoils_schedule.Art", value="2 4")
     result = score_of(state)
     assert result["complete"] is True and categories(result, "walls") == [5, 0]

@@ -600,7 +600,7 @@ def test_track_vp_missing_in_the_catalogue_gives_a_notice_and_asks_in_the_score(
     result = score_of(state)
     assert result["complete"] is False and result["missing"][0]["key"] == "track_vp.16"
     answered = apply_event(state, {"type": "box_value",
-                                   "data": {"key": "track_vp.16", "value": "7"}})
+                                   "data": {"key": "track_vp.16", "value": 7}})
     assert answered["box_values"] == {"track_vp.16": 7}
     done = score_of(answered)
     bo = next(p for p in done["players"] if p["name"] == "Bo")
@@ -721,7 +721,7 @@ def test_bonus_list_accepts_a_form_text():
 
 def test_reveal_accepts_a_page_forms_flat_fields():
     state = new_play(("Ann",), catalogue=GAME.empty_catalogue())
-    state = event(state, "reveal", military=2, trade=0, renown="1", solo_vp="4", id="",
+    state = event(state, "reveal", military=2, trade=0, renown=1, solo_vp=4, id="",
                   trades="1 Silver for 1 Oak; 3 Silver for 1 Wool")
     card = state["table"]["round_card"]
     assert card["icons"] == icons(2, 0, 1) and card["solo_vp"] == 4 and card["id"] is None

@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import ParameterLocation
 
 from companion.games import GAMES
 from companion.owner import owner_key
-from companion.web.openapi_events import event_schema
+from companion.web.openapi import event_schema
 from tests.conftest import make_app
 
 load_all_checks()
@@ -64,7 +64,7 @@ ALLOWED_400: dict[str, dict[str, str]] = {
     "/api/v1/games/reavers/setup": {**SAME_NAME, **SPOILS},
     "/api/v1/games/reavers/score": {**SAME_NAME, **SPOILS, **WHOLE},
     "/api/v1/plays": {**SAME_NAME, **NEUTRAL, **SPOILS},
-    # each game's events body is exact (Event<Game>, companion.web.openapi_events); what
+    # each game's events body is exact (Event<Game>, companion.plays.event_body); what
     # depends on the play (its players, islands, options, turn) is a 422
     "/api/v1/plays/{play_id}/events": {
         "impossible_sheet": "a sheet change that leaves the sheets impossible as a whole "

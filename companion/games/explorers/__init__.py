@@ -79,10 +79,8 @@ class ExplorersGame(Game):
     def start_state(self, state: dict) -> dict:
         return play.start_table(state)
 
-    event_types = tuple(play.EVENTS)
-
-    def apply(self, state: dict, event: dict) -> dict:
-        return play.apply_event(state, event)
+    events = play.EVENTS
+    score_types = play.SCORE_TYPES
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
                        ) -> str | None:

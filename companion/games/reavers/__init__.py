@@ -36,21 +36,18 @@ from .scoring import (
     wall_sentence,
 )
 
-EVENTS = {"place": table.place, "territories": table.set_territories,
-          "start_player": table.set_start_player}
-
 
 class ReaversGame(Game):
     id = "reavers"
     name = "Reavers of Midgard"
     min_players = 2
     max_players = 4
-    event_types = tuple(EVENTS)
+    events = table.EVENTS
     options = (Option("wall_ties", "Tied wall majorities", "choice", "share",
                       tuple(WALL_TIE_RULES),
                       help="No rule is published. share: tied players each take the place's "
                            "full value and the next place is skipped; split: they share it."),)
-    option_passthrough = box.CATALOGUE_KEYS
+    option_types = box.OPTION_TYPES
     phases = ("actions", "cleanup")
     rounds = table.ROUNDS
     sheet_fields = (
@@ -76,6 +73,8 @@ class ReaversGame(Game):
 
     def validate_catalogue(self, data) -> dict:
         return box.validate_catalogue(data)
+
+    box_value_type = box.BoxAnswer
 
     def parse_box_value(self, key, value):
         return box.parse_box_value(key, value)
@@ -146,12 +145,6 @@ class ReaversGame(Game):
         state["table"] = table.new_table(state)
         state["table"]["notices"] = table.round_notices(state)
         return state
-
-    def apply(self, state: dict, event: dict) -> dict:
-        handler = EVENTS.get(event.get("type"))
-        if handler is None:
-            return super().apply(state, event)
-        return handler(state, event.get("data") or {})
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
                        ) -> str | None:

@@ -5,8 +5,13 @@ Where a value is missing the scoring says which one and how to enter it; nothing
 """
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
+from ..bodies import NOT_BLANK, SPACE, Body, text, whole, worded
+from ..box_questions import BOX_NUMBER
 from ..errors import DUPLICATE, RuleError, say
 from ..inputs import MAX_NUMBER, check_int
 
@@ -136,20 +141,94 @@ def question_for(key: str) -> str:
     return schedule_question(key.removeprefix(SCHEDULE_KEY))
 
 
-def parse_box_value(key: Any, value: Any) -> Any:
+# --------------------------------------------------------------------------- the answers
+# A schedule typed as one text: the numbers in range, as a regex (the document's, the check's)
+def _same_length(low: str, high: str) -> list[str]:
+    """Regex alternatives for the digit strings low..high, both of one length."""
+    if low == high:
+        return [low]
+    if len(low) == 1:
+        return [f"[{low}-{high}]"]
+    if low[0] == high[0]:
+        return [low[0] + p for p in _same_length(low[1:], high[1:])]
+    rest = len(low) - 1
+    out = []
+    low_full, high_full = low[1:] == "0" * rest, high[1:] == "9" * rest
+    if not low_full:
+        out += [low[0] + p for p in _same_length(low[1:], "9" * rest)]
+    first, last = int(low[0]) + (not low_full), int(high[0]) - (not high_full)
+    if first <= last:
+        out.append(f"[{first}-{last}][0-9]{{{rest}}}")
+    if not high_full:
+        out += [high[0] + p for p in _same_length("0" * rest, high[1:])]
+    return out
+
+
+def _magnitudes(low: int, high: int) -> str:
+    """Digits (leading zeros allowed, 15 digits at most) of the numbers low..high >= 0."""
+    out = []
+    for length in range(len(str(low)), len(str(high)) + 1):
+        a, b = max(low, 10 ** (length - 1) if length > 1 else 0), min(high, 10 ** length - 1)
+        if a <= b:
+            out.append(f"0{{0,{15 - length}}}(?:{'|'.join(_same_length(str(a), str(b)))})")
+    return "|".join(out)
+
+
+def number_text(minimum: int, maximum: int) -> str:
+    """A regex (unanchored) for the texts check_int reads as a number in minimum..maximum:
+    ASCII digits (up to 15, leading zeros allowed) after an optional '-'."""
+    alternatives = []
+    if maximum >= 0:
+        alternatives.append(_magnitudes(max(minimum, 0), maximum))
+    if minimum < 0:
+        alternatives.append(f"-(?:{_magnitudes(max(1, -maximum), -minimum)})")
+    if minimum <= 0 <= maximum:
+        alternatives.append("-0{1,15}")
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+GLORY = whole(0, MAX_GLORY, say("The glory"))
+_KIND = f"[{SPACE}]*{NOT_BLANK}(?:[\\s\\S]{{0,{MAX_TYPE_NAME - 2}}}{NOT_BLANK})?[{SPACE}]*"
+_GAP, _NUMBER = f"[,{SPACE}]", number_text(0, MAX_GLORY)
+SCHEDULE_TEXT = (f"^{_GAP}*{_NUMBER}(?:{_GAP}+{_NUMBER}){{0,{MAX_SCHEDULE_LENGTH - 1}}}"
+                 f"{_GAP}*$")
+
+
+class ReaversWallAnswer(Body):
+    """Reavers: the glory of the most (or second most) wall tokens."""
+    key: Literal[WALL_KEYS]
+    value: worded(GLORY, BOX_NUMBER)
+
+
+class ReaversScheduleAnswer(Body):
+    """Reavers: the glory for a set of 1, 2, 3 ... cards of one keep spoils type, as one
+    number, a list, or the numbers in one text separated by spaces or commas."""
+    key: Annotated[str, Field(max_length=80, pattern=f"^{re.escape(SCHEDULE_KEY)}{_KIND}$")]
+    value: worded(GLORY | Annotated[list[GLORY], Field(
+        min_length=1, max_length=MAX_SCHEDULE_LENGTH)] | Annotated[str, Field(
+            pattern=SCHEDULE_TEXT)], BOX_NUMBER)
+
+
+BoxAnswer = ReaversWallAnswer | ReaversScheduleAnswer
+Schedule = Annotated[dict[text(MAX_TYPE_NAME), Annotated[list[GLORY], Field(
+    min_length=1, max_length=MAX_SCHEDULE_LENGTH)]], Field(
+        max_length=MAX_SPOILS_TYPES, description="{spoils type: [glory for 1, 2, ... cards]}; "
+        "a type is listed once (ignoring case and surrounding spaces).")]
+WallMajority = Annotated[list[GLORY | None], Field(
+    min_length=2, max_length=2, description="[glory for the most, for the second most wall "
+    "tokens], null where not known; the second is at most the first.")]
+# the box values a request may carry over the box data's (the same checks take both)
+OPTION_TYPES = {"keep_spoils_schedule": Schedule, "wall_majority": WallMajority | None}
+
+
+def parse_box_value(key: str, value: Any) -> Any:
     if key in WALL_KEYS:
-        return check_int(value, "data.value", say("The wall majority glory"))
-    if isinstance(key, str) and key.startswith(SCHEDULE_KEY):
-        kind = key[len(SCHEDULE_KEY):].strip()
-        if not kind or len(kind) > MAX_TYPE_NAME:
-            raise RuleError("Each keep spoils type needs a short name.", "data.key")
-        if isinstance(value, str):
-            value = [part for part in value.replace(",", " ").split() if part]
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            value = [value]         # one number (2.0 is 2, as JSON's integer says)
-        return clean_schedule({kind: value}, "data.value")[kind]
-    raise RuleError("Reavers asks only for the keep spoils set values and the wall majority "
-                    "glory.", "data.key", "unknown_box_value")
+        return value
+    kind = key[len(SCHEDULE_KEY):].strip()
+    if isinstance(value, str):
+        value = [int(part) for part in value.replace(",", " ").split()]
+    return clean_schedule({kind: value if isinstance(value, list) else [value]},
+                          "data.value")[kind]
 
 
 def with_box_values(catalogue: dict, answers: dict) -> dict:

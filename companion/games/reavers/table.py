@@ -2,10 +2,13 @@
 and the cleanup that adds territory glory each round. Functions over a play's state dict."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import ConfigDict, model_validator
+
+from ..bodies import Body, On, Player, delta, exactly_one, one_given, whole, worded
 from ..errors import RuleError, say
-from ..inputs import check_delta, check_int, player_of
+from ..inputs import player_of
 from ..protocol import seat_after
 
 LOCATIONS = {"recruit_reavers": say("Recruit Reavers"),
@@ -103,12 +106,29 @@ def new_table(state: dict) -> dict:
             "history": [], "notices": []}
 
 
-def check_keys(data: Any, allowed: tuple[str, ...]) -> None:
-    if not isinstance(data, dict):
-        raise RuleError("The event's data must be an object.", "data")
-    for key in data:
-        if key not in allowed:
-            raise RuleError(f"Unknown field '{key}'.", f"data.{key}", "unknown_field")
+class ReaversPlace(Body):
+    """The next pawn goes to a free location."""
+    location: worded(Literal[tuple(LOCATIONS)], f"Pick a location: {', '.join(LOCATIONS)}.")
+    player: Player = None          # whose pawn (left out: the next one's)
+
+
+class ReaversTerritories(Body):
+    """How many territory tiles a player holds: ``count`` sets it, ``add`` counts on."""
+    model_config = ConfigDict(json_schema_extra=exactly_one("count", "add"))
+    player: Player
+    count: whole(0, MAX_TERRITORIES, say("Territories held")) = None
+    add: delta(MAX_TERRITORIES, say("Territories")) = None
+
+    @model_validator(mode="after")
+    def count_or_add(self):
+        one_given(self, "count", "add", message="Send either count (territories held) or "
+                                                "add (a change), not both.")
+        return self
+
+
+class ReaversStartPlayer(Body):
+    """A correction: who holds the Start Player marker (it counts from the next round)."""
+    player: Player
 
 
 def check_player(state: dict, name: Any, field: str) -> str:
@@ -117,16 +137,13 @@ def check_player(state: dict, name: Any, field: str) -> str:
                      say("Pick a player of this play: %(names)s.", names=", ".join(names)))
 
 
-def check_placement(state: dict, data: dict) -> tuple[str, str]:
-    """(player, location) of a valid "place" event; nothing is changed."""
-    check_keys(data, ("player", "location"))
+def check_placement(state: dict, data: ReaversPlace) -> tuple[str, str]:
+    """(player, location) of a "place" event by the rules of the play; nothing is changed."""
     table = state["table"]
     if state["phase"] != "actions":
         raise RuleError("Pawns are placed in the actions phase; this round is in cleanup.",
                         "type", "wrong_phase", 422)
-    location = data.get("location")
-    if not isinstance(location, str) or location not in LOCATIONS:
-        raise RuleError(f"Pick a location: {', '.join(LOCATIONS)}.", "data.location")
+    location = data.location
     taken = {p["location"]: p["player"] for p in table["placements"]}
     if location in taken:
         raise RuleError(say("%(place)s was already chosen this round by %(player)s; each "
@@ -137,15 +154,15 @@ def check_placement(state: dict, data: dict) -> tuple[str, str]:
     if player is None:
         raise RuleError(say("All %(count)s pawns of this round are placed; advance to cleanup.",
                             count=len(table["turn_order"])), "type", "no_pawns_left", 422)
-    if "player" in data and data["player"] != player:
-        check_player(state, data["player"], "data.player")
+    if data.player is not None and data.player != player:
+        check_player(state, data.player, "data.player")
         raise RuleError(say("It is %(player)s's pawn next, not %(other_name)s's.", player=player,
-                            other_name=data["player"]),
+                            other_name=data.player),
                         "data.player", "not_your_turn", 422)
     return player, location
 
 
-def place(state: dict, data: dict) -> dict:
+def place(state: dict, data: ReaversPlace) -> dict:
     """The next pawn goes to a free location; Trade with Villages takes the marker."""
     player, location = check_placement(state, data)
     table = state["table"]
@@ -163,24 +180,18 @@ def place(state: dict, data: dict) -> dict:
     return state
 
 
-def set_territories(state: dict, data: dict) -> dict:
+def set_territories(state: dict, data: ReaversTerritories) -> dict:
     """How many territory tiles a player holds now (cleanup adds 1 glory per tile): ``count``
     sets it, ``add`` (+1 / -1 taps) counts on from the stored value, so taps commute."""
-    check_keys(data, ("player", "count", "add"))
-    player = check_player(state, data.get("player"), "data.player")
-    if ("count" in data) == ("add" in data):
-        raise RuleError("Send either count (territories held) or add (a change), not both.",
-                        "data.count")
-    if "add" in data:
+    player = check_player(state, data.player, "data.player")
+    count = data.count
+    if data.add is not None:
         held = state["table"]["territories"][player]
-        count = held + check_delta(data["add"], "data.add", say("Territories"), MAX_TERRITORIES)
+        count = held + data.add
         if not 0 <= count <= MAX_TERRITORIES:
             raise RuleError(say("%(player)s holds %(count)s territories; that would make "
                                 "%(new_count)s.", player=player, count=held, new_count=count),
                             "data.add", "out_of_range", 422)
-    else:
-        count = check_int(data.get("count"), "data.count", say("Territories held"), 0,
-                          MAX_TERRITORIES)
     state["table"]["territories"][player] = count
     if state["phase"] == "cleanup":
         record_cleanup_glory(state)
@@ -189,10 +200,9 @@ def set_territories(state: dict, data: dict) -> dict:
     return state
 
 
-def set_start_player(state: dict, data: dict) -> dict:
+def set_start_player(state: dict, data: ReaversStartPlayer) -> dict:
     """A correction: who holds the Start Player marker (it counts from the next round)."""
-    check_keys(data, ("player",))
-    player = check_player(state, data.get("player"), "data.player")
+    player = check_player(state, data.player, "data.player")
     state["table"]["start_player"] = player
     state["table"]["notices"] = ([say("%(player)s holds the Start Player marker from next "
                                       "round.", player=player)] + round_notices(state))
@@ -284,3 +294,8 @@ def describe(state: dict, event: dict) -> str | None:
         return say("Pawn to %(place)s",
                    place=LOCATIONS.get(data.get("location"), data.get("location")))
     return None
+
+
+EVENTS = {"place": On(ReaversPlace, place),
+          "territories": On(ReaversTerritories, set_territories),
+          "start_player": On(ReaversStartPlayer, set_start_player)}

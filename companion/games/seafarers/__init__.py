@@ -202,13 +202,7 @@ class SeafarersGame(Game):
             return state
         return super().advance(state)
 
-    event_types = tuple(table.EVENTS)
-
-    def apply(self, state: dict, event: dict) -> dict:
-        handler = table.EVENTS.get(event.get("type"))
-        if handler is None:
-            return super().apply(state, event)
-        return handler(state, event)
+    events = table.EVENTS
 
 
 def wrong_count(scenario: Scenario, players: int) -> str:

@@ -13,10 +13,9 @@ Events (``apply``):
 from __future__ import annotations
 
 import copy
-from typing import Any
 
+from ..bodies import Body, On, whole
 from ..errors import RuleError, say
-from ..inputs import check_object
 from . import hexgrid
 from .board import label_of
 from .scenarios import PRODUCING, RED, RESOURCE_OF, SCENARIOS
@@ -38,21 +37,22 @@ def start_table(state: dict) -> dict:
     return state
 
 
-def coordinate(data: dict, name: str) -> int:
-    value = data.get(name)
-    if isinstance(value, float) and value.is_integer():     # 2.0 is 2 (JSON's integer)
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > COORD_LIMIT:
-        raise RuleError(say("%(field_name)s must be a whole number (a hex coordinate).",
-                            field_name=name), f"data.{name}")
-    return value
+Coordinate = whole(-COORD_LIMIT, COORD_LIMIT, say("A hex coordinate"))
 
 
-def event_data(event: dict, names: tuple[str, ...]) -> dict:
-    data = event.get("data")
-    data = check_object({} if data is None else data, names, "data",
-                        "The event data must be an object.")
-    return {name: coordinate(data, name) for name in names}
+class SeafarersDiscover(Body):
+    """Turn up a face-down position (Oceans), or draw a chip onto a small island (Greater
+    Catan); a position not on the board is a 422 unknown_position."""
+    q: Coordinate
+    r: Coordinate
+
+
+class SeafarersMoveChip(Body):
+    """Greater Catan, once the bag is empty: move a chip to a small-island tile."""
+    from_q: Coordinate
+    from_r: Coordinate
+    q: Coordinate
+    r: Coordinate
 
 
 def find_hex(table: dict, q: int, r: int, field: str = "data.q") -> dict:
@@ -65,8 +65,8 @@ def find_hex(table: dict, q: int, r: int, field: str = "data.q") -> dict:
                     422)
 
 
-def discover(state: dict, event: dict) -> dict:
-    data = event_data(event, ("q", "r"))
+def discover(state: dict, event: SeafarersDiscover) -> dict:
+    data = event.model_dump()
     scenario = SCENARIOS[state["options"]["scenario"]]
     table = state["table"]
     spot = find_hex(table, data["q"], data["r"])
@@ -124,13 +124,13 @@ def draw_from_bag(table: dict, scenario, spot: dict) -> None:
                                 terrain=terrain_word(spot["terrain"]), hex_name=spot["label"]))
 
 
-def move_chip(state: dict, event: dict) -> dict:
+def move_chip(state: dict, event: SeafarersMoveChip) -> dict:
     """Greater Catan, once the bag is empty: a chip moves from the main island to a small
     island. Of the book's rules a-c the app can judge c ("Red chips must not lie next to each
     other on small islands"), which is broken last: a move breaking it is refused while
     another move keeps it. Rules a and b depend on where settlements stand, which the
     players check (see ``chip_moves``)."""
-    data = event_data(event, ("from_q", "from_r", "q", "r"))
+    data = event.model_dump()
     scenario = SCENARIOS[state["options"]["scenario"]]
     if not scenario.chip_bag:
         raise RuleError(say("%(scenario)s has no chips to move.", scenario=scenario.name),
@@ -190,4 +190,5 @@ def red_neighbour(table: dict, spot: dict) -> bool:
     return any((h["q"], h["r"]) in around and h["number"] in RED for h in table["hexes"])
 
 
-EVENTS: dict[str, Any] = {"discover": discover, "move_chip": move_chip}
+EVENTS = {"discover": On(SeafarersDiscover, discover),
+          "move_chip": On(SeafarersMoveChip, move_chip)}

@@ -10,16 +10,56 @@ Parts: ``rules`` (fixed facts), ``catalogue`` (box data), ``setup``, ``heroes`` 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import Field, create_model, model_validator
+
+from ..bodies import Body, refuse, whole
 from ..errors import say
 from ..protocol import Game
 from . import box_values, play
-from .catalogue import empty_catalogue, parse_track_vp, track_vp_question, validate_catalogue
-from .heroes import adjudicate_heroes, award_heroes
-from .rules import OPTION_PASSTHROUGH, OPTIONS, PHASES, ROUNDS
+from .catalogue import (
+    MAX_NEMESIS,
+    MAX_VP,
+    empty_catalogue,
+    parse_track_vp,
+    track_vp_question,
+    validate_catalogue,
+)
+from .heroes import Markers, adjudicate_heroes, award_heroes
+from .rules import OPTIONS, PHASES, ROUNDS, SCORING_SPACES, TRACKS
 from .scoring import SHEET_FIELDS, parse_solo_opponent, score
 from .setup import build_setup, parse_nemesis_option
+
+TrackVp = Annotated[dict[Literal[SCORING_SPACES], whole(0, MAX_VP)], Field(
+    description="VP per scoring space 15 to 18; spaces left out are not known yet.")]
+SoloOpponent = create_model(
+    "ShipwrightsSoloOpponent", __base__=Body,
+    __doc__="Solo scoring: the opponent's heroes, Round Card VP and markers",
+    heroes_won=(whole(0, len(TRACKS)), ...),
+    round_card_vp=(Annotated[list[whole()], Field(min_length=ROUNDS, max_length=ROUNDS)], ...),
+    tracks=(Markers, ...))
+OPTION_TYPES = {
+    "track_vp": Annotated[TrackVp | None, Field(description="over the box data's")],
+    "solo_opponent": SoloOpponent | None,
+    "nemesis": Annotated[list[str] | None, Field(max_length=MAX_NEMESIS, json_schema_extra={
+        "uniqueItems": True}, description="Solo: the box data's Nemesis card ids to play "
+        "against (an id the box data lacks, or more than one player, is a 422)")]}
+
+
+class NemesisOnce(Body):
+    """Nemesis cards by id or by number, not both."""
+    model_config = {"json_schema_extra": {"not": {"required": ["nemesis", "nemesis_cards"],
+                                                  "properties": {
+        "nemesis": {"type": "array", "minItems": 1},
+        "nemesis_cards": {"type": "integer", "minimum": 1}}}}}
+
+    @model_validator(mode="after")
+    def by_id_or_number(self):
+        if getattr(self, "nemesis", None) and getattr(self, "nemesis_cards", 0):
+            raise refuse("Either choose Nemesis cards by id or ask for a number of them, not "
+                         "both.", "nemesis_cards")
+        return self
 
 
 class ShipwrightsGame(Game):
@@ -28,7 +68,8 @@ class ShipwrightsGame(Game):
     min_players = 1
     max_players = 5
     options = OPTIONS
-    option_passthrough = OPTION_PASSTHROUGH
+    option_types = OPTION_TYPES
+    options_base = NemesisOnce
     phases = PHASES
     rounds = ROUNDS
     sheet_fields = SHEET_FIELDS
@@ -58,6 +99,8 @@ class ShipwrightsGame(Game):
 
     def validate_catalogue(self, data: Any) -> dict:
         return validate_catalogue(data)
+
+    box_value_type = box_values.ShipwrightsTrackVp
 
     def parse_box_value(self, key: Any, value: Any) -> Any:
         return box_values.parse(key, value)
@@ -104,15 +147,7 @@ class ShipwrightsGame(Game):
             return {"type": "track", "data": {**data, "steps": -data["steps"]}}
         return None
 
-    event_types = ("track", "reveal")
-
-    def apply(self, state: dict, event: dict) -> dict:
-        kind = event.get("type")
-        if kind == "track":
-            return play.apply_track(state, event.get("data"))
-        if kind == "reveal":
-            return play.apply_reveal(state, event.get("data"))
-        return super().apply(state, event)
+    events = play.EVENTS
 
     def score_body(self, state: dict) -> dict:
         return play.score_body(state)

@@ -2,21 +2,24 @@
 game). Keys: ``track_vp.15`` .. ``track_vp.18`` (the VP printed beside those spaces)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
-from ..errors import RuleError, say
-from ..inputs import check_int
+from ..bodies import Body, whole, worded
+from ..box_questions import BOX_NUMBER
+from ..errors import say
 from ..ranking import join_names
 from .catalogue import MAX_VP, track_vp_question, validate_catalogue
 from .rules import HUT_NUMBERS, ROUNDS, SCORING_SPACES
 
 
-def parse(key: Any, value: Any) -> int:
-    space = key.removeprefix("track_vp.") if isinstance(key, str) else None
-    if not isinstance(key, str) or not key.startswith("track_vp.") or space not in SCORING_SPACES:
-        raise RuleError("Shipwrights asks only for the VP of Progress Track spaces 15 to 18.",
-                        "data.key", "unknown_box_value")
-    return check_int(value, "data.value", say("The VP of space %(space)s", space=space), 0, MAX_VP)
+class ShipwrightsTrackVp(Body):
+    """Shipwrights: the VP printed beside one of the Progress Track spaces 15 to 18."""
+    key: Literal[tuple(f"track_vp.{s}" for s in SCORING_SPACES)]
+    value: worded(whole(0, MAX_VP), BOX_NUMBER)
+
+
+def parse(key: str, value: int) -> int:
+    return value
 
 
 def merge(catalogue: dict, answers: dict) -> dict:

@@ -5,33 +5,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import create_model
+
+from ..bodies import Body, check, given, whole
 from ..errors import RuleError, say
-from ..inputs import check_int, check_name
+from ..inputs import check_name
 from ..ranking import join_names
-from .catalogue import reject_unknown, require_object
+from ..requests import Name
 from .rules import HERO_NAMES, HEROES, NEUTRAL, TRACK_END, TRACKS, track_name
 
 MAX_HOLDERS = 5
+Markers = create_model("ShipwrightsMarkers", __base__=Body,
+                       __doc__="Marker positions on the three tracks.",
+                       **{t: (whole(0, TRACK_END, f"The {track_name(t)} position"), ...)
+                          for t in TRACKS})
+
+
+class HeroesRequest(Body):
+    """Every player's (and the neutral's) three marker positions, by name (1 to 5 players;
+    more is a 422). A name that spells 'neutral', or equals another once normalised, is a
+    400."""
+    tracks: dict[Name, Markers]          # (1 to 5 of them: a rule, 422)
+    neutral: Markers | None = None
 
 
 def parse_positions(raw: Any, where: str) -> dict:
     """Marker positions {military, trade, renown}, each 0..18; all three required."""
-    raw = require_object(raw, where, "Track positions")
-    reject_unknown(raw, TRACKS, where)
-    out = {}
-    for track in TRACKS:
-        if track not in raw:
-            raise RuleError(f"The {track_name(track)} position is missing.", f"{where}.{track}")
-        out[track] = check_int(raw[track], f"{where}.{track}", f"The {track_name(track)} "
-                               "position", 0, TRACK_END)
-    return out
+    return given(check(Markers, raw, where))
 
 
 def adjudicate_heroes(body: Any) -> dict:
-    """``POST /heroes``: validate {"tracks": {player: positions}, "neutral": positions|null}."""
-    body = require_object(body, None, "The request")
-    reject_unknown(body, ("tracks", "neutral"), "")
-    raw_tracks = require_object(body.get("tracks"), "tracks", "tracks")
+    """``POST /heroes``: {"tracks": {player: positions}, "neutral": positions|null}."""
+    request = check(HeroesRequest, body)
+    raw_tracks = request.tracks
     if not 1 <= len(raw_tracks) <= MAX_HOLDERS:
         raise RuleError(f"tracks must hold 1 to {MAX_HOLDERS} players.", "tracks",
                         "wrong_player_count", 422)
@@ -44,9 +50,8 @@ def adjudicate_heroes(body: Any) -> dict:
         if name in tracks:              # equal to another key once normalised
             raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}",
                             "duplicate_name")
-        tracks[name] = parse_positions(positions, f"tracks.{key}")
-    neutral = body.get("neutral")
-    neutral = None if neutral is None else parse_positions(neutral, "neutral")
+        tracks[name] = given(positions)
+    neutral = None if request.neutral is None else given(request.neutral)
     return award_heroes(tracks, neutral)
 
 

@@ -11,23 +11,29 @@ Everything the game keeps lives in ``state["table"]``::
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Literal
 
+from pydantic import ConfigDict, Field, create_model
+
+from ..bodies import SPACE, Body, On, Player, delta, or_blank, text, whole
 from ..errors import RuleError, say
-from ..inputs import check_int, player_of
+from ..inputs import player_of
 from .catalogue import (
     CATALOGUE_PAGE,
+    MAX_ICONS,
+    MAX_TEXT,
+    MAX_TRADES,
+    MAX_VP,
     find_round_card,
     missing_card_value,
     parse_icons,
     parse_round_card,
-    reject_unknown,
-    require_object,
     validate_catalogue,
 )
 from .heroes import award_heroes, hand_out_sentences
 from .phases import ACTIONS_STEPS, FINAL_STEPS, INCOME_STEPS, draft_sentences
 from .rules import (
+    DRAFT_DIRECTIONS,
     HEROES,
     NEUTRAL,
     PHASES,
@@ -147,10 +153,10 @@ def required_card_fields(player_count: int) -> tuple[str, ...]:
     return ("icons",) if player_count == 2 else ("draft",)
 
 
-def apply_reveal(state: dict, data: Any) -> dict:
+def apply_reveal(state: dict, data: ShipwrightsReveal) -> dict:
     """The table types in the revealed card (when the catalogue could not deal one)."""
     check_open(state)
-    data = form_friendly_card(require_object(data, "data", "The revealed card"))
+    data = form_friendly_card(data.model_dump(exclude_unset=True))
     card = parse_round_card(data, "data", ())
     for key in required_card_fields(len(state["players"])):
         if card[key] is None:      # what a card must show depends on the play's player count
@@ -234,9 +240,11 @@ def hand_out_heroes(state: dict) -> None:
 
 
 # --------------------------------------------------------------------------- track moves
-def apply_track(state: dict, data: Any) -> dict:
+def apply_track(state: dict, data: ShipwrightsTrackMove) -> dict:
     check_open(state)
-    player, track, steps = parse_track_move(state, data)
+    player, track, steps = data.player, data.track, data.steps
+    allowed = player_names(state) + ([NEUTRAL] if state["table"]["neutral"] is not None else [])
+    player_of(player, allowed, "data.player", f"player must be one of: {', '.join(allowed)}.")
     if state["phase"] == "heroes":
         raise RuleError("The heroes are already handed out this round: undo back to an "
                         "earlier phase to record this move.", None, "wrong_phase", 422)
@@ -253,22 +261,6 @@ def apply_track(state: dict, data: Any) -> dict:
                            "steps": steps, "position": new})
     table["reminders"] += move_reminders(state, player, track, old, old + steps)
     return state
-
-
-def parse_track_move(state: dict, data: Any) -> tuple[str, str, int]:
-    data = require_object(data, "data", "The move")
-    reject_unknown(data, ("player", "track", "steps"), "data")
-    player = data.get("player")
-    allowed = player_names(state) + ([NEUTRAL] if state["table"]["neutral"] is not None else [])
-    player_of(player, allowed, "data.player", f"player must be one of: {', '.join(allowed)}.")
-    track = data.get("track")
-    if track not in TRACKS:
-        raise RuleError(f"track must be one of: {', '.join(TRACKS)}.", "data.track")
-    steps = check_int(data.get("steps"), "data.steps", say("steps"), -TRACK_END, TRACK_END)
-    if steps == 0:
-        raise RuleError("steps must move the marker (a whole number other than 0).",
-                        "data.steps")
-    return player, track, steps
 
 
 def move_reminders(state: dict, player: str, track: str, old: int, target: int) -> list[str]:
@@ -373,3 +365,49 @@ def missing_data_notice(setup: dict) -> list[str]:
         return []
     return [say("Some box data is missing: the Setup section says what to enter, and where.")]
 
+
+# --------------------------------------------------------------------------- the events
+Icon = whole(0, MAX_ICONS)
+Icons = create_model("ShipwrightsIcons", __base__=Body, **{t: (Icon, ...) for t in TRACKS})
+# one text of trades split at ';' and line ends: blank pieces are skipped, the others are
+# trades of at most MAX_TEXT characters (their surrounding spaces aside), MAX_TRADES at most
+_MARK, _BLANK = f"[^;\\n{SPACE}]", f"[{SPACE.replace(chr(92) + 'u000a', '')}]*"
+_FILLED = f"{_BLANK}{_MARK}(?:[^;\\n]{{0,{MAX_TEXT - 2}}}{_MARK})?{_BLANK}"
+TRADES_TEXT = (f"^(?:{_BLANK}[;\\n])*(?:{_FILLED}(?:[;\\n]{_BLANK})*"
+               f"(?:[;\\n]{_FILLED}(?:[;\\n]{_BLANK})*){{0,{MAX_TRADES - 1}}}|{_BLANK})$")
+_BLANK_TRACKS = {t: {"const": ""} for t in TRACKS}
+REVEAL_RULE = {"anyOf": [
+    {"required": ["icons"], "properties": {"icons": {"not": {"const": ""}}, **_BLANK_TRACKS}},
+    {"properties": {"icons": {"const": ""}}, "anyOf": [
+        {"required": list(TRACKS), "properties": dict.fromkeys(TRACKS, {"type": "integer"})},
+        {"properties": _BLANK_TRACKS}]}]}
+
+
+class ShipwrightsReveal(Body):
+    """The Round Card turned over (when the box data could not deal it): which of icons,
+    draft and solo_vp the play needs depends on its player count (one left out is a 422
+    missing_value). A form sends the three tracks' icons as fields of their own."""
+    model_config = ConfigDict(json_schema_extra=REVEAL_RULE)
+    id: or_blank(text(MAX_TEXT, say("The card's id"))) = None
+    name: or_blank(text(MAX_TEXT, say("The card's name"))) = None
+    icons: Icons | Literal[""] | None = None
+    solo_vp: or_blank(whole(0, MAX_VP, say("The solo VP"))) = None
+    draft: or_blank(Literal[DRAFT_DIRECTIONS]) = None
+    trades: or_blank(Annotated[list[text(MAX_TEXT)], Field(max_length=MAX_TRADES)]
+                     | Annotated[str, Field(pattern=TRADES_TEXT)]) = None
+    military: Icon | Literal[""] = None
+    trade: Icon | Literal[""] = None
+    renown: Icon | Literal[""] = None
+
+
+class ShipwrightsTrackMove(Body):
+    """A marker moves on a Progress Track: a player's, or the neutral player's ('neutral',
+    when the play has one; else a 422 unknown_player)."""
+    player: Player
+    track: Literal[TRACKS]
+    steps: delta(TRACK_END, say("steps"))
+
+
+EVENTS = {"track": On(ShipwrightsTrackMove, lambda state, data: apply_track(state, data)),
+          "reveal": On(ShipwrightsReveal, lambda state, data: apply_reveal(state, data),
+                       optional=True)}

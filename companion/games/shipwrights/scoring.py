@@ -34,6 +34,9 @@ class BonusListField(SheetField):
     def empty(self) -> Any:
         return []
 
+    def settle(self, value: Any, where: str) -> Any:
+        return self.parse(value, where)
+
     def parse(self, value: Any, where: str) -> Any:
         if isinstance(value, str):
             value = text_to_counts(value, where)

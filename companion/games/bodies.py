@@ -1,0 +1,272 @@
+"""Request bodies declared once, as pydantic v2 types: the same declaration validates what
+comes in and is the JSON Schema of the OpenAPI document (companion.web.openapi).
+
+Why pydantic rather than msgspec: a pydantic error carries its location as a tuple
+(("players", 1, "sheet", "outposts")) that becomes the API's ``field`` directly, with a type
+and context from which a plain sentence is made; its JSON Schema is 2020-12 (OpenAPI 3.1's)
+with references that point where we say; constraints and validators compose with
+``Annotated``; and with ``regex_engine="python-re"`` a pattern means the same to the server
+and to the generators that read the document. msgspec reports ``$.players[1]...`` as text,
+takes no validators and no union of two object-like types (a list or counts per kind).
+
+Shapes only: a rule that needs other fields, other players or the play stays in Python and is
+a 422 with its code. Every type here is strict (no text for numbers, no numbers for flags):
+the HTML forms turn their text into JSON values first (companion.web.forms).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    WrapValidator,
+    create_model,
+)
+from pydantic.json_schema import GenerateJsonSchema
+from pydantic_core import PydanticCustomError
+
+from .errors import say
+from .inputs import MAX_NAME, MAX_NUMBER, SheetField
+from .refusals import refusal
+
+# Python's whitespace (str.isspace, what strip() and split() remove) spelt out: engines
+# disagree on \s, and "not blank" must mean one thing to the server and to every generator.
+SPACE = "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace())
+NOT_BLANK = f"[^{SPACE}]"
+REF = "#/components/schemas/{model}"
+
+
+class Body(BaseModel):
+    """A request body or a part of one: exactly these keys, each strictly its type."""
+    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
+
+
+def _exact(value: Any) -> Any:
+    """2.0 is 2, as JSON Schema's integer says."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def whole(minimum: int = 0, maximum: int = MAX_NUMBER, title: str | None = None,
+          **extra: Any) -> Any:
+    return Annotated[int, Field(ge=minimum, le=maximum, title=title, **extra),
+                     BeforeValidator(_exact)]
+
+
+def _nonzero(value: int) -> int:
+    if value == 0:
+        raise PydanticCustomError("nonzero", "0 adds nothing")
+    return value
+
+
+def refuse(message: str, at: str = "") -> PydanticCustomError:
+    """A shape rule between keys of one object (in its schema too), said in plain words;
+    ``at``: the key (dotted, under the object) to blame."""
+    return PydanticCustomError("rule", message, {"at": at})
+
+
+def exactly_one(*keys: str) -> dict:
+    """The schema words of an object that takes exactly one of ``keys``."""
+    return {"oneOf": [{"required": [key]} for key in keys]}
+
+
+def one_given(model: BaseModel, *keys: str, message: str) -> None:
+    if sum(key in model.model_fields_set for key in keys) != 1:
+        raise refuse(message)
+
+
+def delta(limit: int, title: str | None = None) -> Any:
+    """A number to add (a tap's +1 or -1): a whole number other than 0."""
+    return Annotated[int, Field(ge=-limit, le=limit, title=title,
+                                json_schema_extra={"not": {"const": 0}}),
+                     BeforeValidator(_exact), AfterValidator(_nonzero)]
+
+
+def text(maximum: int, title: str | None = None, blank: bool = False) -> Any:
+    """A text of at most ``maximum`` characters with something besides spaces in it."""
+    return Annotated[str, Field(max_length=maximum, title=title,
+                                pattern=None if blank else NOT_BLANK)]
+
+
+def worded(kind: Any, message: str) -> Any:
+    """``kind``, refused in the words of ``message`` (said to players beside the control)."""
+    def wrap(value: Any, handler: Callable[[Any], Any]) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise refuse(message) from None
+    return Annotated[kind, WrapValidator(wrap)]
+
+
+def _none_if_blank(value: Any) -> Any:
+    return None if value == "" else value
+
+
+def or_blank(kind: Any) -> Any:
+    """A value a form may leave empty: null or "" count as left out (None)."""
+    return Annotated[kind | Literal[""] | None, AfterValidator(_none_if_blank)]
+
+
+Player = Annotated[str, Field(min_length=1, max_length=MAX_NAME, title=say("Player"))]
+def _no_newline(value: str) -> str:
+    if value.endswith("\n"):      # (Python's $ matches before a last newline; JSON Schema's not)
+        raise PydanticCustomError("string_pattern_mismatch", "a line end")
+    return value
+
+
+Device = Annotated[str, Field(min_length=1, max_length=64, pattern="^[!-~]+$"),
+                   AfterValidator(_no_newline)]
+Anything = dict[str, Any] | None        # data a handler does not read
+
+
+# --------------------------------------------------------------------------- score sheets
+def row_type(field: SheetField) -> Any:
+    """What one score-pad row takes, from its SheetField."""
+    number = whole(field.minimum, field.maximum)
+    kind, label = field.kind, field.label
+    if kind == "int":
+        return whole(field.minimum, field.maximum, label)
+    if kind == "bool":
+        return Annotated[bool, Field(title=label)]
+    if kind == "list":
+        return Annotated[list[number], Field(max_length=field.max_items, title=label)]
+    if kind == "counts":
+        key = Literal[field.keys] if field.keys else Annotated[str, Field(min_length=1,
+                                                                          max_length=MAX_NAME)]
+        return Annotated[dict[key, number], Field(title=label)]
+    if kind == "choice":
+        choice = Literal[field.choices] if field.choices else Annotated[str, Field(
+            max_length=MAX_NAME)]
+        return Annotated[or_blank(choice), Field(title=label)]
+    if kind == "choices":       # one entry per item, or a count per kind
+        counts = dict[Literal[field.choices], whole(0, field.max_items)]
+        return Annotated[Annotated[list[Literal[field.choices]],
+                                   Field(max_length=field.max_items)] | counts,
+                         Field(title=label)]
+    if kind == "text":
+        return text(500, label, blank=True)
+    raise ValueError(f"no type for a score-sheet row of kind {kind}")
+
+
+def add_type(field: SheetField) -> Any | None:
+    """What a tap may add to a row (``{"row": n}``, ``{"row": {"kind": n}}``), or None."""
+    step = delta(MAX_NUMBER, field.label)
+    if field.kind == "int":
+        return step
+    if field.kind in ("counts", "choices"):
+        known = field.keys or field.choices
+        key = Literal[known] if known else Annotated[str, Field(min_length=1,
+                                                                max_length=MAX_NAME)]
+        return Annotated[dict[key, step], Field(min_length=1, title=field.label)]
+    return None
+
+
+def model_of(name: str, rows: dict[str, Any], doc: str = "", base: type = Body) -> type:
+    """A model of optional keys (absent: not given; ``given`` tells which were)."""
+    return create_model(name, __base__=base, __doc__=doc or None,
+                        **{key: (kind, None) for key, kind in rows.items()})
+
+
+def given(model: BaseModel) -> dict:
+    """The keys a body gave, as plain values."""
+    return {key: value for key, value in model.model_dump(exclude_unset=True).items()}
+
+
+# --------------------------------------------------------------------------- events
+@dataclass(frozen=True)
+class On:
+    """An event type of a game: the type of its data (None: not read) and what applies it
+    (``apply(state, data) -> state``, data of that type)."""
+    data: Any
+    apply: Callable[[dict, Any], dict]
+    words: str = ""
+    optional: bool = False        # data may be left out (null: {})
+    # the parts of the state it changes in place, copied first (None: every part that may
+    # change); a function that replaces what it changes itself takes ()
+    copies: tuple[str, ...] | None = None
+
+
+def data_of(on: On, event: dict) -> Any:
+    """An event's data as its declared type: checked already (``event["typed"]``) or now;
+    data left out of an event whose data may be (null) is its empty model."""
+    data = event["typed"] if "typed" in event else check(on.data or Anything,
+                                                        event.get("data") or {}, "data")
+    if data is None and isinstance(on.data, type) and issubclass(on.data, BaseModel):
+        return on.data()
+    return data
+
+
+def event_type(game_key: str, events: dict[str, On]) -> Any:
+    """The body of POST .../events for a play of one game: one branch per event type."""
+    branches = []
+    for kind, on in events.items():
+        data = Anything if on.data is None else on.data
+        needed = on.data is not None and not on.optional
+        branch = create_model(
+            f"Event{game_key}{kind.title().replace('_', '')}", __base__=Body,
+            __doc__=on.words or None, type=(Literal[kind], ...),
+            data=(data, ...) if needed else (data | None, None),
+            expected_version=(whole(-(2**63) + 1, 2**63 - 1) | None, None),
+            device=(Device | None, None))
+        branches.append(branch)
+    return Annotated[tuple(branches)[0] if len(branches) == 1 else _union(branches),
+                     Field(discriminator="type")]
+
+
+def _union(types: Sequence[type]) -> Any:
+    out = types[0]
+    for kind in types[1:]:
+        out = out | kind
+    return out
+
+
+# --------------------------------------------------------------------------- checking
+@cache
+def adapter(kind: Any) -> TypeAdapter:
+    return TypeAdapter(kind)
+
+
+def check(kind: Any, value: Any, where: str = "") -> Any:
+    """``value`` as ``kind``, or the RuleError (400) of its first fault, naming the field."""
+    try:
+        return adapter(kind).validate_python(value)
+    except ValidationError as err:
+        raise refusal(err, value, schema_of(kind), where) from None
+
+
+class NoTitles(GenerateJsonSchema):
+    """Titles only where a declaration gives one (a row's label), no defaults (a default is
+    the server's business, not a value to send)."""
+
+    def field_title_should_be_set(self, schema) -> bool:
+        return False
+
+    def default_schema(self, schema) -> dict:
+        return self.generate_inner(schema["schema"])
+
+    def dict_schema(self, schema) -> dict:
+        """Keys with a pattern as propertyNames: under patternProperties a key that does not
+        match would be free, where the check refuses it."""
+        out = super().dict_schema(schema)
+        for pattern, values in out.pop("patternProperties", {}).items():
+            out["additionalProperties"] = values
+            out.setdefault("propertyNames", {})["pattern"] = pattern
+        return out
+
+
+@cache
+def schema_of(kind: Any) -> dict:
+    return adapter(kind).json_schema(ref_template=REF, schema_generator=NoTitles)
+
+
+def standalone(kind: Any) -> dict:
+    """The JSON Schema of ``kind`` on its own (its models under $defs)."""
+    return adapter(kind).json_schema(schema_generator=NoTitles)

@@ -1,0 +1,153 @@
+"""What a request body's first fault says to a person: a pydantic ValidationError turned into
+the API's error (companion.games.bodies.check), with the field by the body's own keys and
+indexes ("players[1].sheet.outposts"), the row's label from its declaration (its title), and
+the sentences the hand-written checks said before (the same shapes, so the same German and
+French).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import RuleError, say
+
+MESSAGES = {
+    "int": say("%(row)s must be a whole number."),
+    "greater_than_equal": say("%(row)s must be at least %(low)s."),
+    "less_than_equal": say("%(row)s must be at most %(high)s."),
+    "bool": say("%(row)s must be true or false."),
+    "literal_error": say("%(row)s must be one of: %(choices)s."),
+    "enum": say("%(row)s must be one of: %(choices)s."),
+    "missing": say("%(row)s is needed."),
+    "string": say("%(row)s must be a text of at most %(count)s characters, not blank."),
+    "too_long": say("%(row)s can hold at most %(count)s entries."),
+    "too_short": say("%(row)s needs at least %(count)s entries."),
+    "list_type": say("%(row)s must be a list."),
+    "dict": say("%(row)s must be an object."),
+    "model": say("%(row)s must be an object."),
+    "nonzero": say("%(row)s: add a whole number other than 0 (at most %(count)s either "
+                   "way)."),
+    "union_tag_invalid": say("There is no %(row)s '%(tag)s' here; use one of: %(choices)s."),
+    "union_tag_not_found": say("%(row)s is needed."),
+}
+
+
+def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> RuleError:
+    """The first fault of a ValidationError as the API's error: the field by the body's own
+    keys and indexes, a sentence with the row's label, the code where one exists."""
+    fault = err.errors(include_url=False)[0]
+    path, key_fault = _path(value, fault["loc"])
+    if fault["type"].startswith("union_tag"):
+        path.append(fault["ctx"]["discriminator"].strip("'"))
+    if fault["type"] == "rule" and (fault.get("ctx") or {}).get("at"):
+        path += fault["ctx"]["at"].split(".")
+    field = _join(where, path)
+    row = _label(schema, value, path) or (str(path[-1]) if path else say("The request"))
+    if fault["type"] == "extra_forbidden" or key_fault:
+        return RuleError(say("Unknown field '%(key)s'.", key=path[-1]), field, "unknown_field")
+    if fault["type"] == "rule":
+        return RuleError(fault["msg"], field)
+    ctx = fault.get("ctx") or {}
+    family = next((k for k in MESSAGES if fault["type"].startswith(k)), "")
+    if fault["type"].startswith("string") and not family:
+        family = "string"
+    shape = MESSAGES.get(family, say("%(row)s is not valid here."))
+    code = "unknown_event" if family == "union_tag_invalid" and path[-1:] == ["type"] \
+        else "invalid_input"
+    count = ctx.get("max_length") or ctx.get("min_length") or _keyword(
+        schema, value, path, "maximum" if family == "nonzero" else "maxLength")
+    return RuleError(shape % {"row": row, "low": ctx.get("ge"), "high": ctx.get("le"),
+                              "count": count, "tag": ctx.get("tag"),
+                              "choices": ctx.get("expected") or ctx.get("expected_tags")},
+                     field, code)
+
+
+def _path(value: Any, loc: tuple) -> tuple[list, bool]:
+    """The loc's steps that are the body's own keys and indexes (a union's branch names are
+    not); whether the fault is in a key itself."""
+    path, node = [], value
+    for step in loc:
+        if step == "[key]":
+            return path, True
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        elif isinstance(node, dict) and isinstance(step, str) and step == loc[-1]:
+            node = None              # a key that is missing or not allowed
+        else:
+            continue
+        path.append(step)
+    return path, False
+
+
+def _join(where: str, path: list) -> str | None:
+    out = where
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or None
+
+
+def _walk(schema: dict, value: Any, path: list) -> list[dict]:
+    """The schema nodes along ``path`` (references followed, the branch that fits chosen)."""
+    defs, nodes, node = schema.get("$defs", {}), [], schema
+    for step in path:
+        node = _pick(_deref(node, defs), value, defs)
+        nxt = None
+        if isinstance(step, int):
+            nxt = node.get("items")
+        elif isinstance(node.get("properties"), dict) and step in node["properties"]:
+            nxt = node["properties"][step]
+        elif isinstance(node.get("additionalProperties"), dict):
+            nxt = node["additionalProperties"]
+        if nxt is None:
+            return nodes
+        value = value.get(step) if isinstance(value, dict) else value[step] if isinstance(
+            value, list) and isinstance(step, int) and step < len(value) else None
+        node = nxt
+        nodes.append(node)
+    return nodes
+
+
+def _deref(node: dict, defs: dict) -> dict:
+    while isinstance(node, dict) and "$ref" in node:
+        node = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+    return node
+
+
+def _pick(node: dict, value: Any, defs: dict) -> dict:
+    """The branch of an anyOf/oneOf that ``value`` belongs to (by its constants)."""
+    branches = [_deref(b, defs) for b in node.get("anyOf", node.get("oneOf", ()))]
+    for branch in branches:
+        props = branch.get("properties", {})
+        consts = {k: p["const"] for k, p in props.items() if "const" in p}
+        if isinstance(value, dict) and consts and all(value.get(k) == c
+                                                      for k, c in consts.items()):
+            return branch
+    fitting = [b for b in branches if b.get("type") == _json_type(value)]
+    return fitting[0] if fitting else node
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean"}.get(
+        type(value), "integer")
+
+
+def _label(schema: dict, value: Any, path: list) -> str | None:
+    defs = schema.get("$defs", {})
+    for node in reversed(_walk(schema, value, path)):
+        for part in (node, *node.get("anyOf", ())):
+            if isinstance(part, dict) and part.get("title"):
+                return part["title"]
+        if _deref(node, defs) is not node:
+            break
+    return None
+
+
+def _keyword(schema: dict, value: Any, path: list, keyword: str) -> Any:
+    nodes = _walk(schema, value, path)
+    for part in (nodes[-1], *nodes[-1].get("anyOf", ())) if nodes else ():
+        if isinstance(part, dict) and keyword in part:
+            return part[keyword]
+    return None

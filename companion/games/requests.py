@@ -1,0 +1,123 @@
+"""The API's request bodies besides an event (companion.plays.event_body): a setup, a score
+and a new play of each game, undo and redo, each declared once from the games' own Option and
+SheetField declarations. The declaration validates the request (a 400 naming the field) and is
+its schema in the OpenAPI document; what is left to the code is the rules across fields and
+players (a name twice, a wrong player count: 422).
+"""
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field, create_model, model_validator
+
+from .bodies import NOT_BLANK, Body, Device, model_of, refuse, row_type, whole
+from .errors import say
+from .inputs import MAX_NAME, Option
+
+if TYPE_CHECKING:
+    from .protocol import Game
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
+MAX_SEED = 200
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK,
+                            title=say("A player's name"))]
+Names = Annotated[list[Name], Field(json_schema_extra={"uniqueItems": True})]
+Seed = Annotated[whole(-(2**63) + 1, 2**63 - 1) | Annotated[
+    str, Field(min_length=1, max_length=MAX_SEED, pattern=NOT_BLANK)] | None, Field(
+        description="The same seed gives the same setup on any machine; absent or null: a "
+                    "fresh one (the answer says which). Text of digits is that number.")]
+Version = whole(-(2**63) + 1, 2**63 - 1)
+
+
+def option_type(option: Option) -> Any:
+    words = {"title": str(option.label), "description": str(option.help) or None}
+    if option.kind == "bool":
+        return Annotated[bool, Field(**words)]
+    if option.kind == "choice":
+        return Annotated[Literal[option.choices], Field(**words)]
+    number = whole(option.minimum, option.maximum, **words)
+    return number if option.default is not None else number | None
+
+
+@cache
+def options_type(game: Game) -> type:
+    """A game's setup options: each Option by its kind, and the structured ones the game
+    declares itself (Game.option_types)."""
+    rows = {o.name: option_type(o) for o in game.options}
+    return model_of(f"Options{game.id.capitalize()}", {**rows, **game.option_types},
+                    f"{game.name}: its setup options (GET /api/v1/games lists them with their "
+                    "defaults).", game.options_base)
+
+
+@cache
+def rows_type(game: Game) -> type:
+    """One player's score sheet: its rows by kind; a row left out counts as empty."""
+    return model_of(f"Sheet{game.id.capitalize()}",
+                    {f.name: row_type(f) for f in game.sheet_fields},
+                    f"{game.name}: one player's score sheet.")
+
+
+@cache
+def setup_request(game: Game) -> type:
+    return create_model(f"SetupRequest{game.id.capitalize()}", __base__=Body,
+                        __doc__=f"{game.name}: a setup request (a wrong player count is a 422).",
+                        players=(Names, ...), seed=(Seed, None),
+                        options=(options_type(game), None))
+
+
+@cache
+def score_request(game: Game) -> type:
+    key = game.id.capitalize()
+    seat = create_model(f"ScoreSeat{key}", __base__=Body, name=(Name, ...),
+                        sheet=(rows_type(game) | None, None))
+    return create_model(f"ScoreRequest{key}", __base__=Body,
+                        __doc__=f"{game.name}: a scoring request.",
+                        players=(list[seat], ...), options=(options_type(game), None),
+                        **{k: (kind, None) for k, kind in game.score_types.items()})
+
+
+Colour = Annotated[Literal[COLOURS] | None, Field(description="absent or null: the seat's")]
+Seat = Name | create_model("Seat", __base__=Body, name=(Name, ...), colour=(Colour, None))
+
+
+@cache
+def play_request(game: Game) -> type:
+    return create_model(f"PlayRequest{game.id.capitalize()}", __base__=Body,
+                        __doc__=f"A new {game.name} play.", game=(Literal[game.id], ...),
+                        players=(Annotated[list[Seat], Field(json_schema_extra={
+                            "uniqueItems": True})], ...),
+                        options=(options_type(game), None), seed=(Seed, None))
+
+
+class TakeBack(Body):
+    """Not both device and a whole-number expected_version."""
+    model_config = {"json_schema_extra": {"not": {
+        "required": ["device", "expected_version"],
+        "properties": {"device": {"type": "string"}, "expected_version": {"type": "integer"}}}}}
+    expected_version: Version | None = None
+
+    @model_validator(mode="after")
+    def one_way(self):
+        if self.device is not None and self.expected_version is not None:
+            raise refuse("Send either device (that device's own last change or undo) or "
+                         "expected_version (the latest change), not both.", "device")
+        return self
+
+
+class UndoRequest(TakeBack):
+    """Undo the latest change, or with ``device`` that device's last change instead (the
+    clock's pause and resume are never changes to undo): a sheet or counter change gets a
+    compensating event recorded as this device's undo; a change no event inverts (a turn end,
+    advance) moves the head back when nothing but the clock came after it (those clock events
+    are recorded again); anything else is a 409 cannot_undo_out_of_order with a sentence,
+    nothing left a 409 nothing_to_undo."""
+    device: Device | None = None
+
+
+class RedoRequest(TakeBack):
+    """Redo the latest undone event, or with ``device`` that device's last undo instead: its
+    compensating event is taken back in turn, or the head moves on over the device's own
+    change; a change the device made since ends the redo (409 nothing_to_redo), one changed
+    again since on another phone is a 409 cannot_redo."""
+    device: Device | None = None
