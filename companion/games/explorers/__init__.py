@@ -15,6 +15,7 @@ from ..inputs import Option, SheetField, check_object
 from ..protocol import Game
 from . import play
 from .captains import validate_captain_catalogue
+from .events import EVENTS, SCORE_TYPES
 from .scoring import LIVESTOCK, score_body
 from .table_setup import build_setup
 
@@ -79,8 +80,8 @@ class ExplorersGame(Game):
     def start_state(self, state: dict) -> dict:
         return play.start_table(state)
 
-    events = play.EVENTS
-    score_types = play.SCORE_TYPES
+    events = EVENTS
+    score_types = SCORE_TYPES
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
                        ) -> str | None:

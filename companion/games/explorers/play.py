@@ -13,17 +13,13 @@ Events (besides the common "sheet", "advance" and "finish"):
 """
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import ConfigDict, Field, create_model
-
-from ..bodies import Body, On, Player, delta, given, model_of, whole
 from ..errors import RuleError, say
 from ..inputs import MAX_NUMBER, check_delta, check_int, player_of
 from .islands import (
     INFLUENCE,
     ISLAND_KEYS,
-    MAX_ISLAND_NAME,
     MAX_ISLANDS,
     STRUCTURES,
     parse_islands,
@@ -249,83 +245,6 @@ def start_table(state: dict) -> dict:
 
 def islands_for_scoring(state: dict) -> list[dict]:
     return [dict(island) for island in state["table"].get("islands", [])]
-
-
-# --------------------------------------------------------------------------- the events
-Island = whole(0, MAX_ISLANDS - 1, say("Island"), description="The island's index on the "
-               "table (from 0); one that is not on the table is a 422 unknown_island")
-Built = Annotated[bool | whole(0, 1), Field(description="Built (Rocks of Ruin; else a 422)")]
-PIECES = {k: Built if k in STRUCTURES else whole(0, MAX_NUMBER, k) for k in INFLUENCE}
-Pieces = model_of("ExplorersPieces", PIECES, "A player's pieces on an island")
-ISLAND = {"tiles": whole(1, MAX_NUMBER, say("Tiles")), "complete": bool,
-          "unraided_fortress": bool,
-          "name": Annotated[str, Field(max_length=MAX_ISLAND_NAME)] | None,
-          "influence": dict[Player, Pieces | None] | None}
-ScoredIsland = create_model(
-    "ExplorersIsland", __base__=Body, __doc__="An island on the table, scored for control",
-    **{k: (v, ... if k in ("tiles", "complete") else None) for k, v in ISLAND.items()})
-SCORE_TYPES = {"islands": Annotated[list[ScoredIsland], Field(max_length=MAX_ISLANDS)] | None}
-NewIsland = create_model("ExplorersNewIsland", __base__=Body, __doc__="A new island",
-                         **{k: (v, ... if k == "tiles" else None) for k, v in ISLAND.items()})
-TileAdd = Annotated[model_of("ExplorersTileAdd", {"tiles": delta(100, say("tiles"))}),
-                    Field(json_schema_extra={"minProperties": 1})]
-PieceAdd = Annotated[model_of("ExplorersPieceAdd", {k: delta(100, k) for k in INFLUENCE}),
-                     Field(json_schema_extra={"minProperties": 1})]
-
-
-def not_both(keys) -> dict:
-    """No key both set (beside add) and added to (in add) in one change (adds_of's 400)."""
-    return {"not": {"anyOf": [{"required": [k, "add"], "properties": {
-        "add": {"type": "object", "required": [k]}}} for k in keys]}}
-
-
-class IslandChange(Body):
-    """An island changed: values to set, and/or tiles to add (``add``, a result under 1 is a
-    422 out_of_range)."""
-    model_config = ConfigDict(json_schema_extra=not_both(("tiles",)))
-    island: Island
-    add: TileAdd | None = None
-
-
-IslandChange = create_model("ExplorersIslandChange", __base__=IslandChange,
-                            **{k: (v, None) for k, v in ISLAND.items()})
-
-
-class Influence(Body):
-    """A player's pieces on an island: counts to set, and/or pieces to add (``add``: below 0
-    or over the box's count is a 422 out_of_range)."""
-    model_config = ConfigDict(json_schema_extra=not_both(INFLUENCE))
-    island: Island
-    player: Player
-    add: PieceAdd | None = None
-
-
-Influence = create_model("ExplorersInfluence", __base__=Influence,
-                         **{k: (v, None) for k, v in PIECES.items()})
-
-
-class ExplorersIslandIndex(Body):
-    island: Island
-
-
-class ExplorersKeepCaptain(Body):
-    """The captain a player keeps of the 2 dealt (another is a 422 not_dealt)."""
-    player: Player
-    captain: str
-
-
-def plain(handler):
-    """A handler of the event's data as given (its shape already checked)."""
-    return lambda state, data: handler(state, given(data))
-
-
-EVENTS = {"turn": On(model_of("ExplorersTurn", {}, "The current player's turn is over"),
-                     lambda state, data: end_turn(state), optional=True),
-          "add_island": On(NewIsland, plain(add_island)),
-          "update_island": On(IslandChange, plain(update_island)),
-          "remove_island": On(ExplorersIslandIndex, plain(remove_island)),
-          "set_influence": On(Influence, plain(set_influence)),
-          "keep_captain": On(ExplorersKeepCaptain, plain(keep_captain))}
 
 
 # --------------------------------------------------------------------------- words, undo

@@ -26,6 +26,7 @@ from .catalogue import (
     track_vp_question,
     validate_catalogue,
 )
+from .events import EVENTS
 from .heroes import Markers, adjudicate_heroes, award_heroes
 from .rules import OPTIONS, PHASES, ROUNDS, SCORING_SPACES, TRACKS
 from .scoring import SHEET_FIELDS, parse_solo_opponent, score
@@ -147,7 +148,7 @@ class ShipwrightsGame(Game):
             return {"type": "track", "data": {**data, "steps": -data["steps"]}}
         return None
 
-    events = play.EVENTS
+    events = EVENTS
 
     def score_body(self, state: dict) -> dict:
         return play.score_body(state)

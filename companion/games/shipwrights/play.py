@@ -11,19 +11,12 @@ Everything the game keeps lives in ``state["table"]``::
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import ConfigDict, Field, create_model
-
-from ..bodies import SPACE, Body, On, Player, delta, or_blank, text, whole
 from ..errors import RuleError, say
 from ..inputs import player_of
 from .catalogue import (
     CATALOGUE_PAGE,
-    MAX_ICONS,
-    MAX_TEXT,
-    MAX_TRADES,
-    MAX_VP,
     find_round_card,
     missing_card_value,
     parse_icons,
@@ -33,7 +26,6 @@ from .catalogue import (
 from .heroes import award_heroes, hand_out_sentences
 from .phases import ACTIONS_STEPS, FINAL_STEPS, INCOME_STEPS, draft_sentences
 from .rules import (
-    DRAFT_DIRECTIONS,
     HEROES,
     NEUTRAL,
     PHASES,
@@ -46,6 +38,9 @@ from .rules import (
     track_name,
 )
 from .setup import icon_moves
+
+if TYPE_CHECKING:
+    from .events import ShipwrightsReveal, ShipwrightsTrackMove
 
 
 def start_state(state: dict) -> dict:
@@ -364,50 +359,3 @@ def missing_data_notice(setup: dict) -> list[str]:
     if not setup.get("notes"):
         return []
     return [say("Some box data is missing: the Setup section says what to enter, and where.")]
-
-
-# --------------------------------------------------------------------------- the events
-Icon = whole(0, MAX_ICONS)
-Icons = create_model("ShipwrightsIcons", __base__=Body, **{t: (Icon, ...) for t in TRACKS})
-# one text of trades split at ';' and line ends: blank pieces are skipped, the others are
-# trades of at most MAX_TEXT characters (their surrounding spaces aside), MAX_TRADES at most
-_MARK, _BLANK = f"[^;\\n{SPACE}]", f"[{SPACE.replace(chr(92) + 'u000a', '')}]*"
-_FILLED = f"{_BLANK}{_MARK}(?:[^;\\n]{{0,{MAX_TEXT - 2}}}{_MARK})?{_BLANK}"
-TRADES_TEXT = (f"^(?:{_BLANK}[;\\n])*(?:{_FILLED}(?:[;\\n]{_BLANK})*"
-               f"(?:[;\\n]{_FILLED}(?:[;\\n]{_BLANK})*){{0,{MAX_TRADES - 1}}}|{_BLANK})$")
-_BLANK_TRACKS = {t: {"const": ""} for t in TRACKS}
-REVEAL_RULE = {"anyOf": [
-    {"required": ["icons"], "properties": {"icons": {"not": {"const": ""}}, **_BLANK_TRACKS}},
-    {"properties": {"icons": {"const": ""}}, "anyOf": [
-        {"required": list(TRACKS), "properties": dict.fromkeys(TRACKS, {"type": "integer"})},
-        {"properties": _BLANK_TRACKS}]}]}
-
-
-class ShipwrightsReveal(Body):
-    """The Round Card turned over (when the box data could not deal it): which of icons,
-    draft and solo_vp the play needs depends on its player count (one left out is a 422
-    missing_value). A form sends the three tracks' icons as fields of their own."""
-    model_config = ConfigDict(json_schema_extra=REVEAL_RULE)
-    id: or_blank(text(MAX_TEXT, say("The card's id"))) = None
-    name: or_blank(text(MAX_TEXT, say("The card's name"))) = None
-    icons: Icons | Literal[""] | None = None
-    solo_vp: or_blank(whole(0, MAX_VP, say("The solo VP"))) = None
-    draft: or_blank(Literal[DRAFT_DIRECTIONS]) = None
-    trades: or_blank(Annotated[list[text(MAX_TEXT)], Field(max_length=MAX_TRADES)]
-                     | Annotated[str, Field(pattern=TRADES_TEXT)]) = None
-    military: Icon | Literal[""] = None
-    trade: Icon | Literal[""] = None
-    renown: Icon | Literal[""] = None
-
-
-class ShipwrightsTrackMove(Body):
-    """A marker moves on a Progress Track: a player's, or the neutral player's ('neutral',
-    when the play has one; else a 422 unknown_player)."""
-    player: Player
-    track: Literal[TRACKS]
-    steps: delta(TRACK_END, say("steps"))
-
-
-EVENTS = {"track": On(ShipwrightsTrackMove, lambda state, data: apply_track(state, data)),
-          "reveal": On(ShipwrightsReveal, lambda state, data: apply_reveal(state, data),
-                       optional=True)}
