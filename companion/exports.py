@@ -247,8 +247,9 @@ def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
         raise RuleError(f"Only export format version {FORMAT_VERSION} can be read.",
                         "format_version")
     game = get_game(doc.get("game"))
-    body = {"game": game.id, "players": doc.get("players"), "options": doc.get("options"),
-            "seed": doc.get("seed")}
+    body = {"game": game.id, "players": doc.get("players"), "seed": doc.get("seed")}
+    if doc.get("options") is not None:         # null: the game's defaults
+        body["options"] = doc["options"]
     catalogue = doc.get("catalogue")
     if catalogue is not None and not isinstance(catalogue, dict):
         raise RuleError("The box data must be an object.", "catalogue")
@@ -280,7 +281,7 @@ def check_replay(body: dict, events: list[dict], catalogue: dict) -> dict:
     """Replay an import before anything is stored; the error names the event at fault."""
     if body.get("seed") is None:
         raise RuleError("The export has no seed.", "seed")
-    state = new_state(body["game"], body["players"], body["options"], body["seed"], catalogue)
+    state = new_state(body["game"], body["players"], body.get("options"), body["seed"], catalogue)
     for i, event in enumerate(events):
         try:
             state = apply_event(state, event, check_whole=False)
