@@ -85,7 +85,10 @@ def _path(value: Any, loc: tuple) -> tuple[list, bool]:
 def _join(where: str, path: list) -> str | None:
     out = where
     for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+        if step == "":
+            out += '[""]'                    # an empty key, still named
+        else:
+            out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
     return out or None
 
 
