@@ -157,6 +157,8 @@ def js_words() -> dict:
         "Try again": gettext("Try again"),
         "Drop it": gettext("Drop it"),
         "OK": gettext("OK"),
+        "Done: %(change)s": gettext("Done: %(change)s", change="%(change)s"),
+        "Undo": gettext("Undo"),
         "Screen stays on": gettext("Screen stays on"),
         "Tap anywhere to keep the screen on": gettext("Tap anywhere to keep the screen on"),
         " (watching)": gettext(" (watching)"),

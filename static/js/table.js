@@ -88,21 +88,55 @@
   function clearTyped(el) {
     if (el && el.dataset && el.dataset.nscTyped) { delete el.dataset.nscTyped; rememberTyped(); }
   }
+  // ------------------------------------------------------------------ leaving a box
+  // A typed box is saved however it is left: the next box or a tap elsewhere (the browser's
+  // "change"), Enter, the screen locking or the page going away (reload, back button), and a
+  // reload that put it back. A form sent box by box is one whose boxes are changes of their own.
+  function perField(form) {
+    return !!form && (form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field") ||
+                      /(^|[\s,])change\b/.test(form.getAttribute("hx-trigger") || ""));
+  }
+  function isBox(el) {
+    return el && el.tagName === "INPUT" && !/^(checkbox|radio|hidden|submit|button)$/.test(el.type);
+  }
+  // Enter leaves the box, which saves it. (The browser's own Enter would submit the form with
+  // its first button, a stepper's "−", as if it had been tapped.)
+  document.addEventListener("keydown", function (e) {
+    var el = e.target;
+    if (e.key !== "Enter" || e.isComposing || !isBox(el) || !el.closest("#play") || !perField(el.form)) { return; }
+    e.preventDefault();
+    el.blur();
+  }, true);
   // A number put back after a reload fires no "change" when its box is left, so a sheet field
   // that still differs from what was last sent is sent on leaving it, as if typed just now.
   document.addEventListener("focusout", function (e) {
     var el = e.target;
-    if (!el.dataset || !el.dataset.nscTyped || !el.form || !el.form.classList.contains("sheet-form")) { return; }
-    if (el.type === "checkbox" || el.value === (el.dataset.nscSent || el.defaultValue)) { return; }
+    if (!el.dataset || !el.dataset.nscTyped || !perField(el.form) || !isBox(el)) { return; }
+    if (el.value === (el.dataset.nscSent || el.defaultValue)) { return; }
     el.dispatchEvent(new Event("change", { bubbles: true }));
   });
-  function restoreTyped() {   // after a reload: put back what was typed and not sent
+  // The box as left just now: its change goes into the outbox (enqueue skips one sent already).
+  function commit(el) {
+    var path = el.form && el.form.getAttribute("hx-post");
+    if (path) { enqueue(el.form, { path: path, triggeringEvent: { type: "change", target: el } }); }
+  }
+  function queued(el) { return queue.some(function (q) { return q.field === el.id; }); }
+  // Every box typed and not sent yet, when the page may be about to go (the screen locks, the
+  // browser goes back or reloads): into the outbox, which goes out even as the page closes.
+  function commitTyped() {
+    document.querySelectorAll("#play [data-nsc-edited]").forEach(function (el) {
+      if (isBox(el) && perField(el.form)) { commit(el); }
+    });
+  }
+  function restoreTyped() {   // after a reload: put back what was typed and not sent, and send it
     var typed = load(KEYS.typed, {});
     Object.keys(typed).forEach(function (id) {
       var el = byKey(id);
       if (!el || el.disabled) { return; }
       if ("checked" in typed[id]) { el.checked = typed[id].checked; } else { el.value = typed[id].value; }
       el.dataset.nscTyped = "1";
+      if (!isBox(el) || !perField(el.form) || queued(el)) { return; }   // (already on its way)
+      if (el.value === el.defaultValue) { clearTyped(el); } else { commit(el); }
     });
   }
 
@@ -313,11 +347,15 @@
     save(KEYS.open, open);
   }
 
+  // A change that ends a turn, a round or the game: once recorded, a note beside its button
+  // says what it ended, with a one-tap undo.
+  var ENDS = /^(advance|turn|finish)$/;
+
   function enqueue(form, detail) {
     var event = detail.triggeringEvent;
     keepOpenAround(form);
-    var perField = form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field");
-    var built = perField ? sheetBody(form, event) : formBody(form, event);
+    var oneByOne = form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field");
+    var built = oneByOne ? sheetBody(form, event) : formBody(form, event);
     // A value this phone already sent and nobody typed since is not sent twice (the browser
     // fires "change" again when a box is left after Enter or after a scripted change).
     var f = built.field;
@@ -325,12 +363,13 @@
         (f.dataset.nscSent === f.value ||
          (f.value === f.defaultValue && !queue.some(function (q) { return q.field === f.id; })))) { return; }
     var edited = form.querySelectorAll("[data-nsc-edited]");
-    sentNow(!perField ? edited : f ? [f] : built.control ? [] : edited);
+    sentNow(!oneByOne ? edited : f ? [f] : built.control ? [] : edited);
     var control = built.field || built.control || form;
     var entry = { key: randomId(), url: detail.path, body: built.params.toString(),
                   anchor: anchorOf(control), at: Date.now(), seen: shownVersion(),
                   field: built.field && built.field.id ? built.field.id : null,
-                  form: form.id || null, whole: !perField,
+                  form: form.id || null, whole: !oneByOne,
+                  ends: ENDS.test(built.params.get("type") || ""),
                   label: built.control && built.control.tagName === "BUTTON" ? built.control.textContent.trim() : null };
     var shown = showTapAtOnce(built.control);
     if (shown) { entry.shown = shown; }
@@ -363,6 +402,25 @@
     return p && p.dataset.version ? Number(p.dataset.version) : null;
   }
 
+  function headersOf(entry) {
+    return { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+             "Idempotency-Key": entry.key, "X-Device-Id": device, "X-CSRFToken": csrfToken(),
+             "X-Parts": heldParts() };
+  }
+  // The page may be going away: every waiting change is sent with keepalive, which outlives
+  // the page. The outbox keeps them all the same; a repeat of a key the server has already
+  // recorded records nothing, so the next load (or this one, if it stays) sends them safely.
+  function sendAsLeaving() {
+    if (navigator.onLine === false) { return; }
+    queue.forEach(function (entry) {
+      try {
+        fetch(entry.url, { method: "POST", body: bodyToSend(entry), credentials: "same-origin",
+                           keepalive: true, headers: headersOf(entry) }).catch(function () {});
+      } catch (e) { /* too much for keepalive: the outbox sends it next time */ }
+    });
+  }
+  function leaving() { commitTyped(); sendAsLeaving(); }
+
   function pump() {
     if (sending || !queue.length) { setStatus(); if (!queue.length && stale) { refresh(); } return; }
     if (navigator.onLine === false) { backoff = backoff || 1000; setStatus(); return; }
@@ -373,9 +431,7 @@
     setStatus();
     fetch(entry.url, {
       method: "POST", body: bodyToSend(entry), credentials: "same-origin", signal: controller.signal,
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-                 "Idempotency-Key": entry.key, "X-Device-Id": device, "X-CSRFToken": csrfToken(),
-                 "X-Parts": heldParts() }
+      headers: headersOf(entry)
     }).then(function (r) {
       return r.text().then(function (html) { return { status: r.status, html: html }; });
     }).then(function (answer) {
@@ -407,6 +463,7 @@
       if (produced != null) { mine[produced] = true; }
       var field = entry.field && document.getElementById(entry.field);
       if (field) { clearTyped(field); }
+      if (entry.ends) { noteDone(entry, answer.html); }      // (shown by the morph below)
       if (entry.whole && entry.form) {
         var form = document.getElementById(entry.form);
         if (form) { form.querySelectorAll("[data-nsc-typed]").forEach(clearTyped); }
@@ -427,6 +484,25 @@
   }
 
   // ------------------------------------------------------------------ messages beside controls
+  // "Done: End of round 2 · ↶ Undo": the change in words is the one this phone's Undo names
+  // now (its own last change), read from the answer (its controls are sent whenever the
+  // label changed; else they are a placeholder and the page's own still say it).
+  var DONE_FOR = 10000;
+  function noteDone(entry, html) {
+    var box = document.createElement("template");
+    box.innerHTML = html || "";
+    var undo = box.content.querySelector("[data-undo-mine][data-change]") ||
+      document.querySelector("#play [data-undo-mine][data-change]");
+    if (!undo) { return; }
+    var note = { entry: entry, done: true,
+                 text: word("Done: %(change)s", { change: undo.dataset.change }) };
+    notes = notes.filter(function (n) { return !n.done; });
+    notes.push(note);
+    setTimeout(function () {
+      var at = notes.indexOf(note);
+      if (at >= 0) { notes.splice(at, 1); showNotes(); }
+    }, DONE_FOR);
+  }
   function removeNotes() {
     document.querySelectorAll("[data-nsc-note]").forEach(function (n) { n.remove(); });
   }
@@ -436,13 +512,14 @@
       var at = findAnchor(note.entry.anchor) || playEl();
       if (!at) { return; }
       var box = document.createElement("div");
-      box.className = "tap-note";
-      box.setAttribute("role", "alert");
+      box.className = note.done ? "tap-note done" : "tap-note";
+      box.setAttribute("role", note.done ? "status" : "alert");
       box.dataset.nscNote = String(i);
       var text = document.createElement("span");
       text.textContent = note.text;
       box.appendChild(text);
       if (note.conflict) { box.appendChild(noteButton(word("Try again"), "retry", i)); }
+      if (note.done) { box.appendChild(noteButton("↶ " + word("Undo"), "undo", i)); }
       box.appendChild(noteButton(note.conflict ? word("Drop it") : word("OK"), "drop", i));
       var holder = at.closest("[role=toolbar]") || at.closest(".stepper") ||
         (at.tagName === "BUTTON" && at.form) || at.closest("label") || at;
@@ -462,6 +539,10 @@
     var note = notes[Number(b.dataset.nscIndex)];
     if (!note) { return; }
     notes.splice(notes.indexOf(note), 1);
+    if (b.dataset.nscAction === "undo") {     // this phone's own last change: the one named
+      var undo = document.querySelector("#play [data-undo-mine]");
+      if (undo && !undo.disabled) { undo.click(); }
+    }
     if (b.dataset.nscAction === "retry") {   // the same change against the state now shown
       var params = new URLSearchParams(note.entry.body);
       if (params.has("expected_version")) { params.set("expected_version", String(shownVersion())); }
@@ -491,7 +572,11 @@
   });
   setInterval(function () { if (!live) { refresh(); } }, POLL_EVERY);
   setInterval(refresh, SAFETY_EVERY);
-  document.addEventListener("visibilitychange", refresh);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { leaving(); } else { pump(); refresh(); }
+  });
+  window.addEventListener("pagehide", leaving);
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { pump(); refresh(); } });
   window.addEventListener("online", function () { backoff = 0; pump(); refresh(); });
   window.addEventListener("offline", setStatus);
 

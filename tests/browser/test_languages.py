@@ -42,11 +42,11 @@ def pdf_text(page, url) -> str:
 
 @pytest.mark.parametrize("locale, lang, words, pdf_words", [
     ("de-DE", "de", {"title": "Entdecker der Nordsee", "sheets": "Wertungsblätter",
-                     "undo": "Letzte Änderung rückgängig machen",
+                     "undo": "Meine letzte Änderung rückgängig machen",
                      "pause": "Uhr anhalten"},
      ["Wertung", "Summe", "Startwert", "Gefallene Wikinger"]),
     ("fr-FR", "fr", {"title": "Explorateurs de la Mer du Nord", "sheets": "Feuilles de score",
-                     "undo": "Annuler la dernière modification",
+                     "undo": "Annuler ma dernière modification",
                      "pause": "Mettre en pause"},
      ["Décompte", "Total", "Graine", "Vikings morts"]),
 ])

@@ -47,9 +47,9 @@ def events_of(app, play):
 
 
 def undo_button(html):
-    found = re.search(r"<button[^>]*data-undo-mine[^>]*><span class=\"clamp\">(.*?)</span>",
-                      html, re.S)
-    return found.group(1).strip().replace("&#39;", "'") if found else None
+    found = re.search(r"<button[^>]*data-undo-mine[^>]*>(.*?)</button>", html, re.S)
+    text = re.sub(r"<[^>]+>", "", found.group(1)).strip() if found else None
+    return text.replace("&#39;", "'") if found else None
 
 
 def redo_button(html):

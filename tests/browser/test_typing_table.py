@@ -1,0 +1,321 @@
+"""Three phones (390x844) at one table, typing and undoing as people do.
+
+- Every box of a row of kinds (Explorers' delivered livestock, Shipwrights' end-game bonus
+  longships) typed one after another, at a person's pace and quickly, while the other phones
+  type and tap: every box is its own change, none overwrites another.
+- However a box is left, its number is saved: the next box, Enter, a tap elsewhere, a reload
+  in the middle of typing (the number put back is sent), the screen locking, the back button,
+  and the network cut while typing.
+- Each phone's Undo takes back its own last change and names it; taking back another phone's
+  change is a separate action that names it and asks; a redo is offered as a redo; pausing the
+  clock is never offered as an undo.
+- One tap that ends a turn says what it did, with a one-tap undo; Knarr's "Pass turn" before
+  anything is entered asks first.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_every_tap import api, settled, sheet, state
+
+pytestmark = pytest.mark.browser
+
+# Per game: the players, the row of kinds and the labels of its boxes on the page.
+ROWS = {
+    "explorers": (["Ann", "Bo", "Cy"], "livestock",
+                  ["pig", "chicken", "goat", "sheep", "cattle", "horse"]),
+    "shipwrights": (["Ann", "Bo", "Cy"], "longship_bonuses",
+                    ["unique buildings", "raid trade upgrade sets", "unique longships",
+                     "raid cards", "trade cards", "upgrades"]),
+}
+PACE = 2000      # ms between boxes at a person's pace
+HIDE = """hidden => {
+    Object.defineProperty(document, "visibilityState", {value: hidden ? "hidden" : "visible",
+                                                        configurable: true});
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def new_play(server, game, players, seed=7):
+    play = api(server, "POST", "/api/v1/plays", {"game": game, "players": players, "seed": seed})
+    play["path"] = "/" + play["edit_url"].split("/", 3)[3]
+    return play
+
+
+def phones(phone, server, play, count=3, first=None):
+    """``count`` phones on the play (a phone opened from ``first`` has a page to go back to)."""
+    out = []
+    for i in range(count):
+        page = phone()
+        if first and i == 0:
+            page.goto(server.url + first)
+        page.goto(server.url + play["path"])
+        expect(page.locator("#play")).to_be_visible()
+        out.append(page)
+    return out
+
+
+def eventually(page, holds, seconds=5):
+    """Wait (on ``page``'s clock) until ``holds()`` is true; fail after ``seconds``."""
+    for _ in range(seconds * 10):
+        if holds():
+            return
+        page.wait_for_timeout(100)
+    assert holds()
+
+
+def box(page, player, kind):
+    return sheet(page, player).get_by_label(kind, exact=True)
+
+
+def kinds_on_server(server, play, game, player):
+    """{page label of a kind: its count} as the server holds it."""
+    _, row, labels = ROWS[game]
+    value = state(server, play)["sheets"][player].get(row) or {}
+    if isinstance(value, list):
+        value = {k: value.count(k) for k in value}
+    return {label: value.get(label.replace(" ", "_"), 0) for label in labels}
+
+
+def type_row(page, player, kinds, values, pace, how):
+    """Type each box in turn and leave it the way ``how`` says for that box."""
+    for i, (kind, value) in enumerate(zip(kinds, values, strict=True)):
+        field = box(page, player, kind)
+        field.click()
+        field.fill(str(value))
+        leave = how[i % len(how)]
+        if leave == "tab":
+            field.press("Tab")
+        elif leave == "enter":
+            field.press("Enter")
+        elif leave == "elsewhere":
+            page.locator("#sheets-h").click()
+        # "next": the next box's click leaves this one (the last is left by a tap elsewhere)
+        elif i == len(kinds) - 1:
+            page.locator("#sheets-h").click()
+        if pace:
+            page.wait_for_timeout(pace)
+
+
+@pytest.mark.parametrize("pace", [PACE, 0], ids=["person", "quick"])
+@pytest.mark.parametrize("game", sorted(ROWS))
+def test_every_box_of_a_row_is_its_own_change(live_server, phone, game, pace):
+    players, _, kinds = ROWS[game]
+    play = new_play(live_server, game, players)
+    a, b, c = phones(phone, live_server, play)
+    mine = [1, 2, 1, 2, 1, 1]
+    theirs = [2, 1, 0, 1, 2, 0]
+    # A types Ann's row; B types Bo's row meanwhile; C taps Cy's first kind up three times
+    type_row(a, "Ann", kinds[:3], mine[:3], pace, ["next", "tab", "enter"])
+    type_row(b, "Bo", kinds, theirs, pace // 2, ["tab", "elsewhere", "next", "enter"])
+    for _ in range(3):
+        sheet(c, "Cy").get_by_role("button", name=f"{kinds[0]} plus one", exact=True).click()
+    type_row(a, "Ann", kinds[3:], mine[3:], pace, ["elsewhere", "enter", "next"])
+    for page in (a, b, c):
+        settled(page)
+    assert kinds_on_server(live_server, play, game, "Ann") == dict(zip(kinds, mine, strict=True))
+    assert kinds_on_server(live_server, play, game, "Bo") == dict(zip(kinds, theirs,
+                                                                      strict=True))
+    assert kinds_on_server(live_server, play, game, "Cy")[kinds[0]] == 3
+    for page in (a, b, c):                      # every phone shows every box as recorded
+        for kind, value in zip(kinds, mine, strict=True):
+            expect(box(page, "Ann", kind)).to_have_value(str(value))
+    a.reload()
+    for kind, value in zip(kinds, mine, strict=True):
+        expect(box(a, "Ann", kind)).to_have_value(str(value))
+
+
+@pytest.mark.parametrize("game", sorted(ROWS))
+def test_a_box_left_by_a_reload_the_screen_locking_or_the_back_button_is_saved(
+        live_server, phone, game):
+    players, _, kinds = ROWS[game]
+    play = new_play(live_server, game, players)
+    a, b, _ = phones(phone, live_server, play, first="/")
+    # a reload in the middle of typing: the number comes back on screen and is sent as it is
+    type_row(a, "Ann", kinds[:1], [2], 0, ["tab"])
+    field = box(a, "Ann", kinds[1])
+    field.click()
+    field.fill("1")
+    a.reload()
+    expect(box(a, "Ann", kinds[1])).to_have_value("1")
+    settled(a)
+    assert kinds_on_server(live_server, play, game, "Ann")[kinds[1]] == 1
+    expect(box(b, "Ann", kinds[1])).to_have_value("1", timeout=5_000)
+    # the screen locks while a box is being typed in
+    field = box(a, "Ann", kinds[2])
+    field.click()
+    field.fill("2")
+    a.evaluate(HIDE, True)
+    eventually(b, lambda: kinds_on_server(live_server, play, game, "Ann")[kinds[2]] == 2)
+    a.evaluate(HIDE, False)
+    # the back button, the box still in focus: it goes out as the page goes
+    field = box(a, "Ann", kinds[3])
+    field.click()
+    field.fill("1")
+    a.go_back()
+    expect(a).to_have_url(re.compile(r"/$"))
+    eventually(b, lambda: kinds_on_server(live_server, play, game, "Ann")[kinds[3]] == 1)
+    assert kinds_on_server(live_server, play, game, "Ann") == dict(
+        zip(kinds, [2, 1, 2, 1, 0, 0], strict=True))
+    assert state(live_server, play)["version"] == 4      # each once, none twice
+
+
+def test_boxes_typed_with_the_network_cut_all_arrive(live_server, phone):
+    game = "explorers"
+    players, _, kinds = ROWS[game]
+    play = new_play(live_server, game, players)
+    a, b, c = phones(phone, live_server, play)
+    a.context.set_offline(True)
+    type_row(a, "Ann", kinds[:4], [1, 2, 3, 1], 300, ["tab", "next", "enter", "elsewhere"])
+    expect(a.locator("#outbox")).to_contain_text("4 changes waiting")
+    type_row(b, "Ann", kinds[4:], [2, 1], 0, ["tab"])      # another phone, on another kind
+    sheet(c, "Ann").get_by_role("button", name="pig plus one", exact=True).click()
+    field = box(a, "Ann", kinds[4])                     # typed over, not left, offline
+    settled(b)
+    settled(c)
+    field.click()
+    field.fill("3")
+    a.context.set_offline(False)
+    a.evaluate(HIDE, True)                              # and the screen locks
+    a.evaluate(HIDE, False)
+    settled(a)
+    for page in (a, b, c):
+        settled(page)
+    # A's pig (1) arrives after C's tap: the typed box is set as typed, the tap was before it
+    assert kinds_on_server(live_server, play, game, "Ann") == {
+        "pig": 1, "chicken": 2, "goat": 3, "sheep": 1, "cattle": 3, "horse": 1}
+
+
+# --------------------------------------------------------------------------- undo
+def undo_of(page):
+    return page.locator("[data-undo-mine]")
+
+
+def test_three_phones_undo_their_own_and_another_phones_deliberately(live_server, phone):
+    game = "reavers"
+    players = ["Ann", "Bo", "Cy"]
+    play = new_play(live_server, game, players)
+    a, b, c = phones(phone, live_server, play)
+    for page, who in ((a, "Ann"), (b, "Bo"), (c, "Cy")):
+        glory = sheet(page, who).get_by_label("Glory during play", exact=True)
+        glory.fill("3")
+        glory.press("Tab")
+        settled(page)
+    for page, who in ((a, "Ann"), (b, "Bo"), (c, "Cy")):
+        page.reload()
+        expect(undo_of(page)).to_have_text(f"↶ Undo: {who}'s sheet: Glory during play 3")
+    expect(c.locator("[data-undo-other]")).to_have_count(0)     # the last change is C's own
+    expect(b.locator("[data-undo-other]")).to_have_text(
+        "↶ Undo another phone's change: Cy's sheet: Glory during play 3")
+    # B takes back C's change, deliberately: it is named and asked first
+    asked = []
+    b.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    b.locator("[data-undo-other]").click()
+    settled(b)
+    assert asked == ["Take back the change another phone made: Cy's sheet: Glory during play 3?"]
+    sheets = state(live_server, play)["sheets"]
+    assert [sheets[p].get("glory", 0) for p in players] == [3, 3, 0]
+    expect(undo_of(b)).to_have_text("↶ Undo: Bo's sheet: Glory during play 3")
+    expect(b.locator("[data-redo]")).to_have_text("↷ Redo: Cy's sheet: Glory during play 3")
+    undo_of(a).click()                                  # A's own, not the table's last
+    settled(a)
+    sheets = state(live_server, play)["sheets"]
+    assert [sheets[p].get("glory", 0) for p in players] == [0, 3, 0]
+    expect(a.locator("[data-redo]")).to_have_text("↷ Redo: Ann's sheet: Glory during play 3")
+    expect(a.locator("body")).not_to_contain_text("the undo of")
+    expect(undo_of(a)).to_be_disabled()
+    undo_of(b).click()
+    settled(b)
+    a.locator("[data-redo]").click()
+    settled(a)
+    sheets = state(live_server, play)["sheets"]
+    assert [sheets[p].get("glory", 0) for p in players] == [3, 0, 0]
+    for page in (a, b, c):
+        page.reload()
+    expect(undo_of(a)).to_have_text("↶ Undo: Ann's sheet: Glory during play 3")
+    expect(undo_of(c)).to_be_disabled()                 # C's change was taken back by B
+
+
+def test_pausing_the_clock_is_never_offered_as_an_undo(live_server, phone):
+    play = new_play(live_server, "knarr", ["Ann", "Bo", "Cy"])
+    a, b, c = phones(phone, live_server, play)
+    sheet(a, "Ann").get_by_role("button", name="Score track VP plus one", exact=True).click()
+    settled(a)
+    b.locator("#clock-toggle").click()                  # pause
+    settled(b)
+    expect(b.locator("#clock-toggle")).to_contain_text("Resume clock")
+    b.locator("#clock-toggle").click()                  # and resume
+    settled(b)
+    for page in (a, b, c):
+        page.reload()
+        expect(page.locator(".controls")).not_to_contain_text("clock")
+        expect(page.locator("[data-undo-other]", has_text="clock")).to_have_count(0)
+    expect(undo_of(a)).to_have_text("↶ Undo: Ann: Score track VP +1")
+    expect(undo_of(b)).to_be_disabled()
+    expect(c.locator("[data-undo-other]")).to_have_text(
+        "↶ Undo another phone's change: Ann: Score track VP +1")
+    undo_of(a).click()
+    settled(a)
+    now = state(live_server, play)
+    assert now["sheets"]["Ann"]["vp"] == 0 and now["clock"]["running"] is True
+
+
+# --------------------------------------------------------------------------- one tap ends
+def test_knarr_pass_before_anything_is_entered_asks_first(live_server, phone):
+    play = new_play(live_server, "knarr", ["Ann", "Bo", "Cy"])
+    a, b, _ = phones(phone, live_server, play)
+    first = state(live_server, play)["table"]["current_player"]
+    asked = []
+    a.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    a.get_by_role("button", name="Pass turn →").click()
+    a.wait_for_timeout(500)
+    assert asked == [f"Nothing has been entered yet. Pass {first}'s turn anyway?"]
+    assert state(live_server, play)["version"] == 0          # dismissed: nothing passed
+    a.once("dialog", lambda d: d.accept())
+    a.get_by_role("button", name="Pass turn →").click()
+    settled(a)
+    assert state(live_server, play)["table"]["current_player"] != first
+    note = a.locator(".tap-note.done")
+    expect(note).to_contain_text(f"Done: {first} passed (reputation step only)")
+    expect(undo_of(a)).to_have_text(f"↶ Undo: {first} passed (reputation step only)")
+    note.get_by_role("button", name="↶ Undo").click()      # one tap takes it back
+    settled(a)
+    assert state(live_server, play)["table"]["current_player"] == first
+    expect(a.locator("[data-redo]")).to_have_text(
+        f"↷ Redo: {first} passed (reputation step only)")
+    expect(b.locator("[data-redo]")).to_have_text("↷ Redo", timeout=5_000)   # A's, not B's
+
+
+def test_ending_a_turn_says_so_with_a_one_tap_undo(live_server, phone):
+    play = new_play(live_server, "explorers", ["Ann", "Bo", "Cy"])
+    (a,) = phones(phone, live_server, play, 1)
+    first = state(live_server, play)["table"]["current_player"]
+    a.get_by_role("button", name=f"End {first}'s turn").click()
+    settled(a)
+    note = a.locator(".tap-note.done")
+    expect(note).to_contain_text(f"Done: End of {first}'s turn")
+    a.screenshot(path="/tmp/typing-done-note.png")
+    note.get_by_role("button", name="↶ Undo").click()
+    settled(a)
+    assert state(live_server, play)["table"]["current_player"] == first
+    expect(a.get_by_role("button", name=f"End {first}'s turn")).to_be_visible()
+
+
+def test_enter_in_an_islands_name_saves_it_and_taps_nothing(live_server, phone):
+    """The island's form is sent whole on a change; the browser's own Enter would also have
+    'tapped' its first button (one tile fewer)."""
+    play = new_play(live_server, "explorers", ["Ann", "Bo", "Cy"])
+    api(live_server, "POST", f"/api/v1/plays/{play['id']}/events",
+        {"type": "add_island", "data": {"tiles": 4}}, play["edit_token"])
+    (a,) = phones(phone, live_server, play, 1)
+    name = a.get_by_label("Name of Island 1", exact=True)
+    name.click()
+    name.fill("Nordinsel")
+    name.press("Enter")
+    settled(a)
+    island = state(live_server, play)["table"]["islands"][0]
+    assert island["name"] == "Nordinsel" and island["tiles"] == 4
+    assert state(live_server, play)["version"] == 2
