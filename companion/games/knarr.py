@@ -137,10 +137,16 @@ def clean_track(values: Any, where: str = "reputation_track") -> list[int]:
 
 
 def highest_reputation_vp(track: list[int], position: int) -> int | None:
-    """The highest value the marker has reached, or None when the track stops short of it."""
-    if position >= len(track):
+    """The highest value the marker has reached, or None when the box data has no track (a
+    marker never stands past the last space: see ``read_position``)."""
+    if not track:
         return None
     return max(track[:position + 1])
+
+
+def last_space(track: list[int]) -> int | None:
+    """The last space of the Reputation track (the starting space is 0), None without one."""
+    return len(track) - 1 if track else None
 
 
 # --------------------------------------------------------------------------- a turn's data
@@ -181,14 +187,20 @@ def read_tokens(data: KnarrTurn, key: str, sheet: dict) -> int:
     return count
 
 
-def read_position(data: KnarrTurn, player: str, before: int) -> int:
+def read_position(data: KnarrTurn, player: str, before: int, track: list[int]) -> int:
+    """Where the marker stands after the turn. Each reputation point moves it one space on
+    (rulebook, "Gain 1 Reputation Point"); the track has no space past its last one, so a
+    marker sent further stops there, and the reputation step keeps scoring the highest value
+    it reached (the last space's included): the points beyond are lost, as the rulebook says
+    of a ship's fourth recruit or bracelet."""
     if data.reputation is None:
         return before
     if data.reputation < before:
         raise RuleError(say("The Reputation marker only moves forward: %(player)s's is on "
                             "space %(space)s.", player=player, space=before),
                         "data.reputation", "marker_backwards", 422)
-    return data.reputation
+    end = last_space(track)
+    return data.reputation if end is None else min(data.reputation, end)
 
 
 def read_reputation_vp(data: KnarrTurn, table: dict, player: str) -> int:
@@ -221,7 +233,8 @@ def read_turn(data: KnarrTurn, state: dict) -> dict:
     player = read_player(data, table)
     sheet = state["sheets"].get(player, {})
     turn = {"player": player, "vp_gained": data.vp_gained or 0,
-            "reputation": read_position(data, player, table["reputation"][player]),
+            "reputation": read_position(data, player, table["reputation"][player],
+                                        table["reputation_track"]),
             "recruits": read_tokens(data, "recruits", sheet),
             "bracelets": read_tokens(data, "bracelets", sheet),
             "reputation_vp": read_reputation_vp(data, table, player)}
@@ -237,6 +250,7 @@ def play_turn(state: dict, data: KnarrTurn) -> dict:
         raise RuleError("The game is over: no more turns.", "type", "game_finished", 422)
     turn = read_turn(data, state)
     record_turn(state, turn)
+    stopped_at_track_end(state, data, turn)
     check_end_trigger(state)
     pass_turn(state)
     return state
@@ -252,6 +266,18 @@ def record_turn(state: dict, turn: dict) -> None:
     table["reputation_vp"][name] = turn["reputation_vp"]
     table["history"].append({**turn, "turn": table["turn"], "round": table["round"],
                              "vp": sheet["vp"]})
+
+
+def stopped_at_track_end(state: dict, data: KnarrTurn, turn: dict) -> None:
+    """Say so when a marker sent past the last space of the Reputation track stopped on it."""
+    track = state["table"]["reputation_track"]
+    end = last_space(track)
+    if end is None or data.reputation is None or data.reputation <= turn["reputation"]:
+        return
+    state["table"]["notices"].append(say(
+        "The Reputation track ends at space %(space)s: %(player)s's marker stops there and "
+        "scores %(vp)s VP at every reputation step from now on; reputation beyond it is lost.",
+        space=end, player=turn["player"], vp=max(track)))
 
 
 def check_end_trigger(state: dict) -> None:

@@ -307,15 +307,49 @@ def test_pass_turn_works_without_a_track():
     assert play["table"]["turn"] == 4 and play["table"]["current_player"] == other
 
 
-def test_a_marker_past_a_short_catalogue_track_keeps_the_last_vp():
+def test_a_marker_sent_past_the_last_space_stops_there_and_keeps_scoring_its_vp():
+    """Rulebook: "Gain 1 Reputation Point: the player moves their token forward 1 space on
+    the Reputation Track" and each turn "moves their Scoring marker forward a number of
+    spaces equal to the highest value that their Reputation marker has reached". The track
+    has no space past its last one: the marker stops there and every later reputation step
+    scores the last space's VP (never 0, never a value the table must type)."""
     play = new_play(("Ann", "Bo"), catalogue={"reputation_track": [0, 1, 2]})
     me = play["table"]["current_player"]
-    play = turn(turn(play, reputation=2))                 # Ann's marker to 2; Bo's turn
-    play = turn(turn(play, reputation=4))                 # Ann scores 2, moves past the track
-    assert play["table"]["asks_reputation_vp"] is True
-    assert play["sheets"][me]["vp"] == 2
-    assert turn(play)["sheets"][me]["vp"] == 4      # blank: last turn's 2
-    assert turn(play, reputation_vp=3)["sheets"][me]["vp"] == 5
+    play = turn(play, reputation=4)                       # Ann jumps from 0 past the end (2)
+    assert play["table"]["reputation"][me] == 2
+    assert any("ends at space 2" in n for n in play["table"]["notices"])
+    play = turn(play)                                     # Bo
+    assert play["table"]["asks_reputation_vp"] is False
+    assert play["table"]["next_reputation_vp"] == 2
+    for n in range(1, 4):                                 # every later step scores 2
+        play = turn(turn(play, reputation=9))
+        assert play["sheets"][me]["vp"] == 2 * n
+        assert play["table"]["reputation"][me] == 2
+    rejects(play, "data.reputation_vp", 422, reputation_vp=0)   # the track says 2
+
+
+def test_a_marker_reaching_the_last_space_exactly_says_nothing_extra():
+    play = new_play(("Ann", "Bo"), catalogue={"reputation_track": [0, 1, 2]})
+    play = turn(play, reputation=2)
+    assert play["table"]["reputation"][play["table"]["order"][0]] == 2
+    assert not any("ends at space" in n for n in play["table"]["notices"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(track=st.lists(st.integers(0, 6), min_size=1, max_size=8),   # 6 turns: under 40
+       moves=st.lists(st.integers(0, 12), min_size=1, max_size=6))
+def test_the_marker_is_always_on_the_track_and_each_step_scores_the_highest_value_reached(
+        track, moves):
+    """Property: however far the table moves a marker, it stands on the track, and the
+    reputation step adds the highest value among the spaces it has passed."""
+    play = new_play(("Ann", "Bo"), catalogue={"reputation_track": track})
+    me = play["table"]["current_player"]
+    for move in moves:
+        before, vp = play["table"]["reputation"][me], play["sheets"][me]["vp"]
+        play = turn(play, reputation=before + move)
+        assert play["sheets"][me]["vp"] == vp + max(track[:before + 1])
+        assert play["table"]["reputation"][me] == min(before + move, len(track) - 1)
+        play = turn(play)
 
 
 def test_the_reputation_marker_never_moves_back():
