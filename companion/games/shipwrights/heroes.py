@@ -12,7 +12,15 @@ from ..errors import RuleError, say
 from ..inputs import check_name
 from ..ranking import join_names
 from ..requests import Name
-from .rules import HERO_NAMES, HEROES, NEUTRAL, TRACK_END, TRACKS, track_name
+from .rules import (
+    HERO_NAMES,
+    HEROES,
+    NEUTRAL,
+    TRACK_END,
+    TRACKS,
+    has_neutral_player,
+    track_name,
+)
 
 MAX_HOLDERS = 5
 Markers = create_model("ShipwrightsMarkers", __base__=Body,
@@ -52,6 +60,10 @@ def adjudicate_heroes(body: Any) -> dict:
                             "duplicate_name")
         tracks[name] = given(positions)
     neutral = None if request.neutral is None else given(request.neutral)
+    if neutral is not None and not has_neutral_player(len(tracks)):
+        raise RuleError(say("Neutral markers play only with 1 or 2 players, not with "
+                            "%(count)s: send neutral as null.", count=len(tracks)),
+                        "neutral", "no_neutral_player", 422)
     return award_heroes(tracks, neutral)
 
 

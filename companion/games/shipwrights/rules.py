@@ -54,6 +54,15 @@ BONUS_LABELS = {
 SOLO_VP_PER_HERO = 3
 
 
+MAX_NEUTRAL_PLAYERS = 2
+
+
+def has_neutral_player(player_count: int) -> bool:
+    """Setup: "If playing with only 1-2 players, include 1 set of unused Player Markers for a
+    Neutral Player"; with 3 to 5 players there are no neutral markers."""
+    return player_count <= MAX_NEUTRAL_PLAYERS
+
+
 def raid_cost(military: int) -> int | None:
     """Workers one raid costs at this Military position; None below space 4 (no raids yet)."""
     for lowest, workers in RAID_COST_STEPS:

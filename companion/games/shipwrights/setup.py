@@ -14,7 +14,16 @@ from .catalogue import (
     missing_hut_note,
     validate_catalogue,
 )
-from .rules import HUT_NUMBERS, NEUTRAL, ROUNDS, SCORING_SPACES, STARTING_SUPPLY, TRACKS, track_name
+from .rules import (
+    HUT_NUMBERS,
+    NEUTRAL,
+    ROUNDS,
+    SCORING_SPACES,
+    STARTING_SUPPLY,
+    TRACKS,
+    has_neutral_player,
+    track_name,
+)
 
 
 def build_setup(players: list[str], options: dict, rng: random.Random, catalogue: dict) -> dict:
@@ -25,7 +34,7 @@ def build_setup(players: list[str], options: dict, rng: random.Random, catalogue
     hut_numbers = rng.sample(range(1, len(HUT_NUMBERS) + 1), len(players))
     huts = dict(zip(players, hut_numbers, strict=True))
     round_cards = deal_round_cards(rng, catalogue)
-    neutral = len(players) <= 2
+    neutral = has_neutral_player(len(players))
     hut_tracks = {p: hut_track(catalogue, hut) for p, hut in huts.items()}
     setup = {"start_player": start_player, "huts": huts, "hut_tracks": hut_tracks,
              "round_cards": round_cards, "neutral_player": neutral,
