@@ -136,10 +136,11 @@ def _short(text: str, limit: int = 16) -> str:
 # --------------------------------------------------------------------------- statistics
 def player_stats(summaries: list[dict]) -> list[dict]:
     """Per player name (case-insensitive) across finished plays' summaries
-    ({"winners", "totals"}): plays, wins, average and best score; most wins first."""
+    ({"winners", "totals"}): plays, wins, average and best score; most wins first. A play
+    whose end-game rows are still to enter (``to_enter``) is left out: no early winner."""
     by_key: dict[str, dict] = {}
     for summary in summaries:
-        if not summary or not summary.get("totals"):
+        if not summary or not summary.get("totals") or summary.get("to_enter"):
             continue
         winners = {w.casefold() for w in summary.get("winners") or []}
         for name, total in summary["totals"].items():

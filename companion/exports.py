@@ -99,7 +99,10 @@ def result_of(score: dict) -> dict:
         return {"error": score["error"]}
     return {"players": [{"name": p["name"], "total": p["total"], "rank": p["rank"],
                          "categories": p["categories"]} for p in score["players"]],
-            "winners": score["winners"], "tiebreak": score.get("tiebreak")}
+            "winners": score["winners"], "tiebreak": score.get("tiebreak"),
+            # a play's answer says whether its result is final (companion.games.ending)
+            **{key: score[key] for key in ("game_over", "provisional", "to_enter")
+               if key in score}}
 
 
 def _iso(value: Any) -> str | None:
@@ -127,7 +130,8 @@ def export_csv(doc: dict) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     rows = [["play_id", "game", "date", "seed", "finished", "duration_min", "player",
-             "colour", "rank", "winner", "total", *categories]]
+             "colour", "rank", "winner", "total", *categories, "provisional"]]
+    provisional = "yes" if result.get("provisional") else "no"
     duration = doc.get("duration_s")
     minutes = "" if duration is None else duration // 60
     for p in players:
@@ -135,7 +139,7 @@ def export_csv(doc: dict) -> str:
                      doc["seed"], "yes" if doc["finished"] else "no", minutes,
                      p["name"], colours.get(p["name"], ""), p["rank"],
                      "yes" if p["name"] in winners else "no", p["total"],
-                     *[p["categories"].get(c, "") for c in categories]])
+                     *[p["categories"].get(c, "") for c in categories], provisional])
     for row in rows:
         writer.writerow([_safe_cell(cell) for cell in row])
     return out.getvalue()
@@ -151,9 +155,10 @@ def _safe_cell(cell: Any) -> Any:
 
 # --------------------------------------------------------------------------- BG Stats
 def bgstats_play(doc: dict, comments_limit: int | None = None) -> dict | None:
-    """The play in BG Stats' documented push format, or None while it has no scores."""
+    """The play in BG Stats' documented push format, or None while it has no scores or its
+    result is still provisional (an end-game row to enter, a box value to answer)."""
     result = doc["result"]
-    if "error" in result:
+    if "error" in result or result.get("provisional"):
         return None
     winners = set(result["winners"])
     start = doc.get("start_player")

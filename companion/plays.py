@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from . import clock
-from .games import GAMES, Game, get_game
+from .games import GAMES, Game, ending, get_game
 from .games.bodies import On, _union, check, data_of, event_type
 from .games.box_questions import complete_answer
 from .games.errors import IMPOSSIBLE, RuleError, say
@@ -160,9 +160,12 @@ def apply_rules(state: dict, event: dict, check_whole: bool = True) -> dict:
     if on is None:
         return game.apply(state, event)
     state = on.apply(state, data_of(on, event))
-    if kind == "sheet" and check_whole:
+    if kind != "sheet":
+        return state
+    if check_whole:
+        game.check_sheet_change(state, event.get("data") or {})
         check_whole_sheets(state)
-    return state
+    return game.after_sheet_change(state)
 
 
 def finish(state: dict, data: Any) -> dict:
@@ -316,7 +319,8 @@ def replay(initial: dict, events: list[dict]) -> dict:
 # What a score is made of: a new state of a play has new objects in place of those an event
 # changed (copy_for_change) and shares the rest, so a state is scored once, whoever asks (the
 # whole-sheet check of a change, its answer, the page, the summary of a finished play).
-SCORE_PARTS = ("game", "sheets", "table", "box_values", "catalogue", "options")
+SCORE_PARTS = ("game", "sheets", "table", "box_values", "catalogue", "options", "finished",
+               ending.ENTERED, ending.DONE)
 _SCORED: list[tuple[tuple, dict, RuleError | None]] = []
 
 
@@ -336,6 +340,7 @@ def _scored(state: dict) -> tuple[dict, RuleError | None]:
         if catalogue is not state["catalogue"]:
             state = dict(state, catalogue=catalogue)
         response = complete_answer(game.score(game.score_body(state), catalogue))
+        response.update(ending.outcome(game, state, response))
     except RuleError as err:
         response, error = err.as_dict(), err
     _SCORED.insert(0, (parts, response, error))

@@ -378,5 +378,6 @@ def summary_of(state: dict) -> dict | None:
         return {"winners": [], "totals": {}, **duration}
     return {"winners": score["winners"],
             "totals": {p["name"]: p["total"] for p in score["players"]},
-            "complete": score["complete"], "missing": score["missing"], **duration}
+            "complete": score["complete"], "missing": score["missing"],
+            "provisional": score["provisional"], "to_enter": score["to_enter"], **duration}
 

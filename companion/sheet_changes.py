@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, create_model, model_validator
 
+from .games import ending
 from .games.bodies import Body, Player, add_type, given, model_of, refuse, row_type, whole
 from .games.errors import RuleError, say
 from .games.inputs import MAX_NAME, player_of, refuse_idle_rows
@@ -33,6 +34,9 @@ def apply_sheet(game: Game, state: dict, data: Any) -> dict:
         sheet[name] = with_kinds(specs[name], sheet.get(name), values, player)
     for name, delta in add.items():
         sheet[name] = added(specs[name], sheet.get(name), delta, player)
+    ending.mark_entered(state, player, [*fields, *kinds, *add])
+    if data.done is not None:              # "nothing more to enter" (or open again)
+        ending.mark_done(state, player, data.done)
     return state
 
 
@@ -54,13 +58,16 @@ SETTABLE = ("counts", "choices")
 
 class SheetChange(Body):
     """Set rows whole (fields), set single kinds of rows of kinds (set) and/or add to rows
-    (add); a row one way only in one change."""
+    (add); a row one way only in one change. ``done``: the player has nothing more to enter
+    (their end-game rows left blank count 0 and no longer keep the result provisional;
+    false opens the sheet again)."""
     player: Player
+    done: bool | None = None
 
     @model_validator(mode="after")
     def one_way_per_row(self):
         ways = {how: getattr(self, how, None) for how in WAYS}
-        if all(v is None for v in ways.values()):
+        if all(v is None for v in ways.values()) and self.done is None:
             raise refuse("A sheet change needs fields to set or numbers to add.", "fields")
         for one, other in (("fields", "add"), ("set", "add"), ("fields", "set")):
             if ways[one] is not None and ways[other] is not None:
@@ -99,7 +106,8 @@ def sheet_change(game: Game) -> type:
     models = {how: model_of(f"Sheet{how.title()}{key}", rows, words[how])
               for how, rows in ways.items()}
     rule = {"anyOf": [{"required": [how], "properties": {how: {"type": "object"}}}
-                      for how in WAYS],
+                      for how in WAYS]
+            + [{"required": ["done"], "properties": {"done": {"type": "boolean"}}}],
             "not": {"anyOf": [{"required": [one, other], "properties": {
                 one: {"type": "object", "required": [k]},
                 other: {"type": "object", "required": [k]}}}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import clock
-from .games import get_game
+from .games import ending, get_game
 from .games.bodies import check
 from .games.errors import RuleError, say
 from .plays import describe_event
@@ -177,6 +177,8 @@ def inverse_event(before: dict, now: dict, event: dict) -> dict | None:
                       for name, values in data["set"].items() if name in specs}
     if data.get("add"):
         out["add"] = negated(data["add"])
+    if data.get("done") is not None:
+        out["done"] = ending.is_done(before, player)
     return {"type": "sheet", "data": out}
 
 

@@ -7,7 +7,7 @@ values or raise :class:`~companion.games.errors.RuleError` naming the field.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,6 +210,11 @@ class SheetField:
     when: str | None = None
     max_items: int = 100
     when_label: str = ""     # the option ``when`` in the players' words (an expansion's name)
+    # scored only at the game's end (the rulebook's final scoring): until it is entered, a
+    # finished game's result is provisional (companion.games.ending)
+    end_game: bool = False
+    needed: Callable[[dict], bool] | None = None   # an end-game row only some sheets need
+    when_tied: bool = False  # a tie-break row: needed only by a player tied on total
 
     def empty(self) -> Any:
         return {"int": 0, "bool": False, "list": [], "counts": {}, "choice": None,

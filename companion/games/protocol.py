@@ -148,6 +148,21 @@ class Game(BoxQuestions):
                             for p in state["players"]],
                 "options": state["options"]}
 
+    def is_over(self, state: dict) -> bool:
+        """Whether the play is over and its final scoring due (companion.games.ending)."""
+        return bool(state.get("finished"))
+
+    def after_sheet_change(self, state: dict) -> dict:
+        """After a sheet change: a game that ends the moment a sheet reaches something (a
+        race won on one's own turn) ends it here."""
+        return state
+
+    def check_sheet_change(self, state: dict, data: dict) -> None:
+        """Rules of this play a new sheet change must keep beyond the sheet's own shape (an
+        Explorers captain dealt to another player): a RuleError (422) refuses it. ``state``
+        is the state after the change, ``data`` the change as sent; a replay of recorded
+        events does not ask."""
+
     def sheet_fields_for(self, options: dict) -> list[SheetField]:
         return active_fields(self.sheet_fields, options)
 

@@ -61,6 +61,8 @@ def event_body(form, game: Game, state: dict) -> dict:
             body["data"]["set"] = kinds
         if add:
             body["data"]["add"] = add
+        if form.get("done") is not None:      # "Nothing more to enter" (games.ending)
+            body["data"]["done"] = coerce(form["done"])
         return body
     if form.get("data"):
         body["data"] = loads_checked(form["data"], "data")

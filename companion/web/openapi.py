@@ -98,7 +98,31 @@ def _schemas() -> dict:
                               "notes": {
                                   "type": "array", "items": {"type": "string"},
                                   "description": "Where the rules leave a value on the sheets "
-                                                 "open: accepted without a check, and said."}}},
+                                                 "open: accepted without a check, and said."},
+                              "game_over": {
+                                  "type": "boolean",
+                                  "description": "A play's score: the game is over and its "
+                                                 "final scoring due."},
+                              "provisional": {
+                                  "type": "boolean",
+                                  "description": "A play's score: the result may still change "
+                                                 "(the game is not over, an end-game row is "
+                                                 "still to enter, or a box value is missing); "
+                                                 "false: final."},
+                              "to_enter": {
+                                  "type": "array", "description": (
+                                      "A play's score: per player, the end-game rows of "
+                                      "their sheet still to enter (none entered and the "
+                                      "sheet not marked done), in seat order."),
+                                  "items": {"type": "object", "required": ["player", "rows"],
+                                            "properties": {
+                                                "player": {"type": "string"},
+                                                "rows": {"type": "array",
+                                                         "items": {"type": "string"}}}}},
+                              "turn": {
+                                  "type": ["string", "null"],
+                                  "description": "Seafarers: whose turn it is; only they win "
+                                                 "by standing at the target."}}},
         "State": state,
         "CatalogueVersions": {"type": "object", "required": ["game", "versions"], "properties": {
             "game": {"type": "string"},

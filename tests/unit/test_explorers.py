@@ -814,3 +814,71 @@ def test_a_play_is_a_deterministic_replay():
     assert run() == run()
     assert run()["table"]["islands"][0]["influence"]["Cy"] == {
         "vikings": 2, "outposts": 0, "mill": 0, "workshop": 0, "barracks": 0}
+
+
+# --------------------------------------------------------------------------- a sheet's captain
+def test_a_sheet_cannot_name_a_captain_dealt_to_another_player():
+    """Rocks of Ruin setup 5: "Shuffle the additional 2 Captain Cards in with the original 11
+    before dealing 2 to each player. Players still only choose 1 to keep." A score sheet
+    naming a captain dealt to someone else is refused as the keep_captain event refuses it:
+    a 422 ``not_dealt`` on the captain row, naming who holds it; nothing changes."""
+    state = new_play(3)
+    ann, bo = state["setup"]["captains"]["Ann"], state["setup"]["captains"]["Bo"]
+    for kind, data, field in (
+            ("sheet", {"player": "Ann", "fields": {"captain": bo[0]}}, "data.fields.captain"),
+            ("keep_captain", {"player": "Ann", "captain": bo[0]}, "data.captain")):
+        with pytest.raises(RuleError) as err:
+            apply_event(state, {"type": kind, "data": data})
+        assert (err.value.status, err.value.code, err.value.field) == (422, "not_dealt", field)
+        assert "dealt to Bo" in err.value.message
+    undealt = next(c for c in BASE_CAPTAINS if all(c not in pair for pair in
+                                                   state["setup"]["captains"].values()))
+    with pytest.raises(RuleError) as err:
+        event(state, "sheet", player="Ann", fields={"captain": undealt})
+    assert (err.value.status, err.value.code) == (422, "not_dealt")
+    kept = event(state, "sheet", player="Ann", fields={"captain": " " + ann[1].upper()})
+    assert kept["sheets"]["Ann"]["captain"].strip().casefold() == ann[1].casefold()
+    assert event(kept, "sheet", player="Ann", fields={"captain": ""})["sheets"]["Ann"][
+        "captain"] is None                                  # a captain row cleared again
+
+
+def test_a_solo_sheet_names_only_its_two_dealt_captains():
+    state = new_play(1, seed=11)
+    dealt = state["setup"]["captains"]["Ann"]
+    other = next(c for c in BASE_CAPTAINS if c not in dealt and c not in ("Queen", "Scout"))
+    for key in ("captain", "captain_2"):
+        with pytest.raises(RuleError) as err:
+            event(state, "sheet", player="Ann", fields={key: other})
+        assert (err.value.code, err.value.field) == ("not_dealt", f"data.fields.{key}")
+    state = event(state, "sheet", player="Ann", fields={"captain": dealt[1],
+                                                        "captain_2": dealt[0]})
+    assert GAME.score_body(state)["players"][0]["sheet"]["captain"] == dealt[1]
+
+
+def test_a_play_recorded_with_a_captain_of_another_player_still_opens():
+    """A replay of recorded events does not ask (a play stored before this check still opens;
+    its score names the duplicate captain)."""
+    from companion.plays import replay
+    state = new_play(2)
+    bo = state["setup"]["captains"]["Bo"][0]
+    recorded = [{"type": "sheet", "data": {"player": "Ann", "fields": {"captain": bo}}}]
+    assert replay(state, recorded)["sheets"]["Ann"]["captain"] == bo
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), pick=st.integers(0, 7))
+def test_a_sheet_captain_is_taken_exactly_when_keep_captain_takes_it(seed, players, pick):
+    """Property: the sheet and the keep_captain event take and refuse the same captains."""
+    state = new_play(players, seed=seed)
+    every = [c for pair in state["setup"]["captains"].values() for c in pair]
+    captain = every[pick % len(every)]
+    outcomes = []
+    for kind, data in (("sheet", {"player": "Ann", "fields": {"captain": captain}}),
+                       ("keep_captain", {"player": "Ann", "captain": captain})):
+        try:
+            outcomes.append(apply_event(state, {"type": kind, "data": data})["sheets"]["Ann"][
+                "captain"])
+        except RuleError as err:
+            outcomes.append(err.code)
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0] == captain) == (captain in state["setup"]["captains"]["Ann"])

@@ -25,10 +25,13 @@ from companion.plays import new_state, replay, score_of
 START = dt.datetime(2024, 3, 9, 19, 5, tzinfo=dt.UTC)
 
 
-def a_play(names=("Ann", "Bo"), glories=(12, 14), finish=True, seed="seed-1"):
+def a_play(names=("Ann", "Bo"), glories=(12, 14), finish=True, seed="seed-1", done=True):
+    """A Reavers play; ``done``: each player has nothing more to enter at the end (so the
+    finished result is final, not provisional)."""
     initial = new_state("reavers", list(names), {}, seed,
                         get_game("reavers").empty_catalogue())
-    events = [{"type": "sheet", "data": {"player": n, "fields": {"glory": g}}}
+    events = [{"type": "sheet", "data": {"player": n, "fields": {"glory": g},
+                                         **({"done": True} if done else {})}}
               for n, g in zip(names, glories, strict=True)]
     if finish:
         events.append({"type": "finish", "data": {}})
@@ -94,6 +97,20 @@ def test_bgstats_link_is_the_url_encoded_json():
     link = bgstats_link(a_play())
     assert link.startswith(BGSTATS_PREFIX) and " " not in link and "{" not in link
     assert json.loads(unquote(link[len(BGSTATS_PREFIX):])) == bgstats_play(a_play())
+
+
+def test_no_bgstats_link_while_the_result_is_provisional():
+    """A finished play whose end-game rows are still to enter has no winner yet: BG Stats
+    would file a wrong one, so it gets no link; the exports say provisional."""
+    doc = a_play(done=False)
+    assert doc["result"]["provisional"] is True and bgstats_link(doc) is None
+    assert [e["player"] for e in doc["result"]["to_enter"]] == ["Ann", "Bo"]
+    assert {row["provisional"] for row in csv.DictReader(io.StringIO(export_csv(doc)))} == {
+        "yes"}
+    final = a_play()
+    assert final["result"]["provisional"] is False and bgstats_link(final) is not None
+    assert {row["provisional"] for row in csv.DictReader(io.StringIO(export_csv(final)))} == {
+        "no"}
 
 
 def test_no_bgstats_link_while_the_score_cannot_be_computed():

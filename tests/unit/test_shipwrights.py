@@ -697,6 +697,8 @@ positions = st.fixed_dictionaries({t: st.integers(0, 18) for t in TRACKS})
 @given(players=st.lists(positions, min_size=1, max_size=5),
        neutral=st.one_of(st.none(), positions))
 def test_heroes_go_only_to_strict_leaders(players, neutral):
+    if len(players) > 2:
+        neutral = None                  # neutral markers only with 1 or 2 players
     tracks = {f"P{i}": p for i, p in enumerate(players)}
     result = adjudicate_heroes({"tracks": tracks, "neutral": neutral})
     markers = {**tracks, **({"neutral": neutral} if neutral else {})}
@@ -745,3 +747,40 @@ def test_the_box_holds_15_raid_cards_and_15_trade_cards_for_all_players():
     assert "15 Raid Cards" in err.message and "A 8, C 8" in err.message
     err = error_of(GAME.score, body({"trade_cards": 15}, {"trade_cards": 1}), {})
     assert "15 Trade Cards" in err.message and err.field == "players[0].sheet.trade_cards"
+
+
+@pytest.mark.parametrize("count", [3, 4, 5])
+def test_no_neutral_markers_with_three_or_more_players(count):
+    """Setup: "If playing with only 1-2 players, include 1 set of unused Player Markers for a
+    Neutral Player": with 3 to 5 players a request with neutral markers is refused (422)
+    rather than giving them a Hero; null is the answer for those counts."""
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"][:count]
+    tracks = {name: icons(1, 1, 1) for name in names}
+    err = error_of(adjudicate_heroes, {"tracks": tracks, "neutral": icons(9, 9, 9)})
+    assert (err.status, err.code, err.field) == (422, "no_neutral_player", "neutral")
+    result = adjudicate_heroes({"tracks": tracks, "neutral": None})
+    assert "neutral" not in result["heroes"].values()
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_neutral_markers_take_heroes_with_one_or_two_players(count):
+    tracks = {name: icons(1, 1, 1) for name in ["Ann", "Bo"][:count]}
+    result = adjudicate_heroes({"tracks": tracks, "neutral": icons(9, 0, 0)})
+    assert result["heroes"]["svend"] == "neutral"
+
+
+@settings(max_examples=50, deadline=None)
+@given(count=st.integers(1, 5), neutral=st.booleans())
+def test_the_heroes_endpoint_and_a_new_play_agree_on_the_neutral_player(count, neutral):
+    """Property: the heroes request takes neutral markers exactly for the player counts whose
+    setup has a neutral player."""
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"][:count]
+    setup = GAME.setup(names, GAME.parse_options({}), make_rng(1), {})
+    body = {"tracks": {n: icons() for n in names}, "neutral": icons(1) if neutral else None}
+    try:
+        adjudicate_heroes(body)
+        taken = True
+    except RuleError as err:
+        assert err.code == "no_neutral_player"
+        taken = False
+    assert taken == (not neutral or setup["neutral_player"])

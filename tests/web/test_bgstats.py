@@ -30,7 +30,8 @@ def finished_play(app, client, game, names=("Ann", "Bo", "Cy"), minutes=83):
     auth = {"Authorization": f"Bearer {play['edit_token']}"}
     for i, name in enumerate(names):
         response = client.post(f"/api/v1/plays/{play['id']}/events", headers=auth, json={
-            "type": "sheet", "data": {"player": name, "fields": {field: i + 1}}})
+            "type": "sheet", "data": {"player": name, "fields": {field: i + 1},
+                                      "done": True}})       # nothing more to enter
         assert response.status_code == 200, response.get_json()
     service.now = lambda: T0 + dt.timedelta(minutes=minutes)
     response = client.post(f"/api/v1/plays/{play['id']}/events", headers=auth,

@@ -42,8 +42,8 @@ def shipwrights_at_15(client):
     for _ in range(2):                                    # reveal -> draft -> actions
         send(client, play, "advance")
     send(client, play, "track", player="Ann", track="military", steps=15 - start)
-    send(client, play, "sheet", player="Ann", fields={"gold": 4})
-    send(client, play, "sheet", player="Bo", fields={"gold": 2})
+    send(client, play, "sheet", player="Ann", fields={"gold": 4}, done=True)
+    send(client, play, "sheet", player="Bo", fields={"gold": 2}, done=True)
     return play
 
 
@@ -79,7 +79,9 @@ def test_a_play_shows_the_ranking_asks_and_completes_when_answered(client):
     score = state["state"]["score"]
     assert score["complete"] is False and score["winners"] == ["Ann"]
     page = client.get(f"/plays/{play['id']}/{play['edit_token']}").get_data(as_text=True)
-    assert "Final ranking" in page and "Provisional:" in page and TRACK_QUESTION in page
+    # a finished game whose score lacks a box value is not decided yet
+    assert "Game over · Provisional ranking" in page and "Provisional:" in page
+    assert TRACK_QUESTION in page and "Ann wins" not in page
     assert 'name="s:key" value="track_vp.15"' in page and 'data-unknown="true"' in page
     assert "track_vp" not in re.sub(r"<[^>]+>", " ", page)          # words players read
     view = client.get(f"/plays/{play['id']}/{play['view_token']}").get_data(as_text=True)
@@ -97,6 +99,7 @@ def test_a_play_shows_the_ranking_asks_and_completes_when_answered(client):
     html = answered.get_data(as_text=True)
     assert TRACK_QUESTION not in html.split("Answered in this play")[0]
     assert "Answered in this play" in html and "Provisional" not in html
+    assert "Game over · Final ranking" in html and "Ann wins" in html
     score = client.get(f"/api/v1/plays/{play['id']}",
                        headers=auth(play["view_token"])).json["state"]["score"]
     assert score["complete"] is True

@@ -40,7 +40,10 @@ def play_rounds(client, play, glories=((5, 3), (9, 8), (12, 14)), finish=True,
             assert event(client, play, "place", {"location": location}).status_code == 200
         for _ in range(2):
             assert event(client, play, "advance").status_code == 200
-    if finish:
+    if finish:      # the table has entered everything: nothing more on any sheet
+        for name in [p["name"] for p in play["state"]["players"]]:
+            assert event(client, play, "sheet", {"player": name, "done": True}
+                         ).status_code == 200
         assert event(client, play, "finish").status_code == 200
 
 
@@ -161,7 +164,7 @@ def test_json_export_holds_everything_a_replay_needs(client):
     doc = json.loads(response.data)
     assert doc["format"] == "north-sea-companion/play" and doc["seed"] == 7
     assert [p["name"] for p in doc["players"]] == ["Ann", "Bo"]
-    assert len(doc["events"]) == 25 and doc["events"][-1]["type"] == "finish"
+    assert len(doc["events"]) == 27 and doc["events"][-1]["type"] == "finish"
     assert doc["result"]["winners"] == ["Bo"]
     assert {p["name"]: p["total"] for p in doc["result"]["players"]} == {"Ann": 12, "Bo": 14}
 
@@ -208,7 +211,7 @@ def test_import_replays_an_export_into_a_new_play_with_new_tokens(client):
     assert response.status_code == 201, response.get_json()
     new = response.get_json()
     assert new["id"] != play["id"] and new["edit_token"] != play["edit_token"]
-    assert new["state"]["finished"] is True and new["state"]["version"] == 25
+    assert new["state"]["finished"] is True and new["state"]["version"] == 27
     assert new["state"]["score"]["winners"] == ["Bo"]
     again = json.loads(page(client, new, "/export.json").data)
     assert again["events"] == [{**e, "at": again["events"][i]["at"]}

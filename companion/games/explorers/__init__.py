@@ -14,35 +14,56 @@ from typing import Any
 from ..inputs import Option, SheetField, check_object
 from ..protocol import Game
 from . import play
-from .captains import validate_captain_catalogue
+from .captains import CAPTAIN_BONUS, validate_captain_catalogue
 from .events import EVENTS, SCORE_TYPES
 from .scoring import LIVESTOCK, score_body
 from .table_setup import build_setup
 
 ROCKS = {"when": "rocks_of_ruin", "when_label": "Rocks of Ruin"}   # the expansion's name
+# The score pad is filled in at the game's end (base rulebook: its 7 rows; Rocks of Ruin adds
+# salvaged gold and raided fortresses): every row is an end-game row; the rows only one
+# captain reads are needed by the sheets naming that captain.
+END = {"end_game": True}
+
+
+def names_captain(*captains: str):
+    """Whether a scoring sheet names one of ``captains`` (as kept, or dealt in a solo game)."""
+    wanted = {c.casefold() for c in captains}
+    return lambda sheet: any(str(sheet.get(key) or "").strip().casefold() in wanted
+                             for key in ("captain", "captain_2"))
+
+
+def names_box_captain(key: str):
+    """Whether the sheet's captain (``key``) is one of the box data's, whose bonus is typed."""
+    return lambda sheet: bool(str(sheet.get(key) or "").strip()) and " ".join(
+        str(sheet[key]).split()).casefold() not in {c.casefold() for c in CAPTAIN_BONUS}
+
+
 SHEET_FIELDS = (
     SheetField("livestock", "Delivered livestock", "counts", keys=tuple(LIVESTOCK),
-               help="How many of each type you delivered."),
-    SheetField("outposts", "Outposts built", maximum=5),
-    SheetField("enemy_ships", "Enemy ships destroyed"),
+               help="How many of each type you delivered.", **END),
+    SheetField("outposts", "Outposts built", maximum=5, **END),
+    SheetField("enemy_ships", "Enemy ships destroyed", **END),
     SheetField("settlements", "Raided settlements", "list", minimum=2, maximum=5, max_items=14,
-               help="The strength (2 to 5) of each settlement you raided."),
-    SheetField("viking_deaths", "Viking deaths"),
-    SheetField("captain", "Captain", "choice", help="The captain you kept."),
+               help="The strength (2 to 5) of each settlement you raided.", **END),
+    SheetField("viking_deaths", "Viking deaths", **END),
+    SheetField("captain", "Captain", "choice", help="The captain you kept.", **END),
     SheetField("captain_2", "Second captain (solo game only)", "choice",
                help="The solo game deals 2 captains and scores the lower one."),
     SheetField("archer_tiles", "Archer: tiles from the Mainland to your farthest outpost",
-               help="Shortest route; only the Archer scores this."),
-    SheetField("gold", "Salvaged gold", **ROCKS),
+               help="Shortest route; only the Archer scores this.", **END,
+               needed=names_captain("Archer")),
+    SheetField("gold", "Salvaged gold", **ROCKS, **END),
     SheetField("fortresses", "Raided fortresses", "list", minimum=4, maximum=6, max_items=5,
-               **ROCKS, help="The value (4 to 6) of each fortress you raided."),
+               **ROCKS, help="The value (4 to 6) of each fortress you raided.", **END),
     SheetField("shipwreck_tokens", "Shipwreck tokens left on your dashboard (gold included)",
-               **ROCKS),
+               **ROCKS, **END, needed=names_captain("Adventurer")),
     SheetField("captain_vp", "Captain bonus VP (a captain from the box catalogue)",
                **ROCKS, help="Only for a captain whose bonus the app cannot "
-                                           "compute; ignored for the others."),
+                                           "compute; ignored for the others.", **END,
+               needed=names_box_captain("captain")),
     SheetField("captain_2_vp", "Second captain bonus VP (solo, box-catalogue captain)",
-               **ROCKS),
+               **ROCKS, **END, needed=names_box_captain("captain_2")),
 )
 
 
@@ -89,6 +110,14 @@ class ExplorersGame(Game):
 
     def inverse_event(self, event: dict) -> dict | None:
         return play.inverse(event)
+
+    def is_over(self, state: dict) -> bool:
+        """After the last turn (the Winter Token holder's last tile) the final scoring is due,
+        while the play stays open for the islands and the sheets until it is finished."""
+        return bool(state.get("finished") or state["table"].get("game_over"))
+
+    def check_sheet_change(self, state: dict, data: dict) -> None:
+        play.check_sheet_change(state, data)
 
     def advance(self, state: dict) -> dict:
         """One turn is over (the same as the "turn" event)."""

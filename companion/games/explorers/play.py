@@ -227,14 +227,39 @@ def keep_captain(state: dict, data: dict) -> dict:
     if state["setup"]["solo"]:
         raise RuleError("The solo game keeps both captains and scores the lower one.",
                         "data.captain", "solo", 422)
-    dealt = state["setup"]["captains"][player]
-    if captain not in dealt:
-        raise RuleError(say("%(player)s was dealt %(captain)s and %(other_captain)s; keep one "
-                            "of them.", player=player, captain=dealt[0],
-                            other_captain=dealt[1]),
-                        "data.captain", "not_dealt", 422)
+    captain = dealt_captain(state, player, captain, "data.captain")
     state["sheets"].setdefault(player, {})["captain"] = captain
     return state
+
+
+def dealt_captain(state: dict, player: str, captain: str, field: str) -> str:
+    """The captain ``player`` names, which must be one of the 2 dealt to them (rulebook:
+    "Deal 2 Captains per player; each keeps 1"; solo: both are theirs): its name as dealt, or
+    a 422 ``not_dealt`` naming who holds it when it was dealt to another player. The one
+    check of the ``keep_captain`` event and of a score sheet's captain rows."""
+    dealt = state["setup"]["captains"][player]
+    wanted = " ".join(captain.split()).casefold()
+    for name in dealt:
+        if name.casefold() == wanted:
+            return name
+    holder = next((other for other, pair in state["setup"]["captains"].items()
+                   if any(name.casefold() == wanted for name in pair)), None)
+    if holder is not None:
+        raise RuleError(say("The %(captain)s was dealt to %(name)s; %(player)s was dealt "
+                            "%(first_captain)s and %(other_captain)s.", captain=captain,
+                            name=holder, player=player, first_captain=dealt[0],
+                            other_captain=dealt[1]), field, "not_dealt", 422)
+    raise RuleError(say("%(player)s was dealt %(captain)s and %(other_captain)s; keep one "
+                        "of them.", player=player, captain=dealt[0], other_captain=dealt[1]),
+                    field, "not_dealt", 422)
+
+
+def check_sheet_change(state: dict, data: dict) -> None:
+    """A sheet change naming a captain: one dealt to that player (``dealt_captain``)."""
+    fields = data.get("fields") if isinstance(data.get("fields"), dict) else {}
+    for key in ("captain", "captain_2"):
+        if isinstance(fields.get(key), str) and fields[key].strip():
+            dealt_captain(state, data["player"], fields[key], f"data.fields.{key}")
 
 
 def start_table(state: dict) -> dict:

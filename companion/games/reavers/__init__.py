@@ -50,18 +50,22 @@ class ReaversGame(Game):
     option_types = box.OPTION_TYPES
     phases = ("actions", "cleanup")
     rounds = table.ROUNDS
+    # the rulebook's "End of the Game" scores artifacts, favor tokens, keep spoils (the
+    # tapestries are keep spoils too), the defense/wall majorities and prophecies
     sheet_fields = (
         SheetField("glory", "Glory during play",
                    help="Battles, spoils and other glory on the track. In a play the app adds "
                         "territory glory at each cleanup itself."),
-        SheetField("artifacts", "Artifacts (glory of each)", "list"),
-        SheetField("favor", "Favor tokens left", help="2 glory each."),
+        SheetField("artifacts", "Artifacts (glory of each)", "list", end_game=True),
+        SheetField("favor", "Favor tokens left", help="2 glory each.", end_game=True),
         SheetField("keep_spoils", "Keep spoils cards by type", "counts",
-                   help="e.g. Treasure, Art, Armor: scored as sets by the printed schedule."),
+                   help="e.g. Treasure, Art, Armor: scored as sets by the printed schedule.",
+                   end_game=True),
         SheetField("tapestries", "Tapestries by name", "counts",
-                   help="15 per set of the 3 different tapestries, 2 for each other one."),
-        SheetField("walls", "Wall tokens"),
-        SheetField("prophecies", "Prophecies (glory of each)", "list"),
+                   help="15 per set of the 3 different tapestries, 2 for each other one.",
+                   end_game=True),
+        SheetField("walls", "Wall tokens", end_game=True),
+        SheetField("prophecies", "Prophecies (glory of each)", "list", end_game=True),
     )
     catalogue_help = ("The glory for sets of 1, 2, 3 … cards printed at the bottom of the "
                       "Treasure, Art and Armor cards, and the glory for the most and second most "

@@ -80,23 +80,39 @@ def counts_to_list(counts: dict, where: str, choices: tuple) -> list[str]:
                                      MAX_BONUS_LONGSHIPS))]
 
 
+def bonus_of(*kinds: str):
+    """Whether a sheet's bonus Longships include one of ``kinds`` (which read this count)."""
+    return lambda sheet: isinstance(sheet.get("longship_bonuses"), list) and any(
+        kind in sheet["longship_bonuses"] for kind in kinds)
+
+
+SETS = "raid_trade_upgrade_sets"
+# The rulebook's SCORING ("The game ends after distributing Hero Cards in Round 5"): every
+# row but the tracks (the table keeps them) is entered at the end; a count only a bonus
+# Longship reads is needed by the sheets with that bonus, and the supplies only break ties.
+END = {"end_game": True}
 SHEET_FIELDS = (
-    SheetField("longships_vp", "Longships: VP printed on constructed Longships"),
+    SheetField("longships_vp", "Longships: VP printed on constructed Longships", **END),
     BonusListField("longship_bonuses", "Longships with an end-game bonus (one entry each)",
-                   kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS),
-    SheetField("unique_buildings", "Unique Buildings (Huts count)"),
-    SheetField("unique_longships", "Unique Longships (Eikjas count)"),
-    SheetField("raid_cards", "Raid Cards", maximum=15),
-    SheetField("trade_cards", "Trade Cards", maximum=15),
-    SheetField("upgrades", "Upgrades (flipped Eikja, Labourer, Hut)", maximum=3),
-    SheetField("buildings_vp", "Buildings: VP"),
-    SheetField("jarls_vp", "Recruited Jarls: VP"),
+                   kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS, **END),
+    SheetField("unique_buildings", "Unique Buildings (Huts count)", **END,
+               needed=bonus_of("unique_buildings")),
+    SheetField("unique_longships", "Unique Longships (Eikjas count)", **END,
+               needed=bonus_of("unique_longships")),
+    SheetField("raid_cards", "Raid Cards", maximum=15, **END,
+               needed=bonus_of("raid_cards", SETS)),
+    SheetField("trade_cards", "Trade Cards", maximum=15, **END,
+               needed=bonus_of("trade_cards", SETS)),
+    SheetField("upgrades", "Upgrades (flipped Eikja, Labourer, Hut)", maximum=3, **END,
+               needed=bonus_of("upgrades", SETS)),
+    SheetField("buildings_vp", "Buildings: VP", **END),
+    SheetField("jarls_vp", "Recruited Jarls: VP", **END),
     SheetField("tracks", "Progress Track positions", kind="counts", keys=TRACKS,
                maximum=TRACK_END),
-    SheetField("heroes_vp", "VP on Hero and Labourer cards (upgraded sides included)"),
-    SheetField("gold", "Gold (1 VP each)"),
-    SheetField("resources", "Oak + Wool + Iron left (tie-break)"),
-    SheetField("workers", "Workers in supply (tie-break)"),
+    SheetField("heroes_vp", "VP on Hero and Labourer cards (upgraded sides included)", **END),
+    SheetField("gold", "Gold (1 VP each)", **END),
+    SheetField("resources", "Oak + Wool + Iron left (tie-break)", **END, when_tied=True),
+    SheetField("workers", "Workers in supply (tie-break)", **END, when_tied=True),
 )
 
 TIEBREAKS = (Tiebreak(say("Oak, Wool and Iron"), lambda r: r["resources"]),
