@@ -271,6 +271,10 @@ def describe_sheet(game: Game, state: dict, data: dict) -> str:
             parts += [f"{label} {str(k).replace('_', ' ')} {n}" for k, n in kinds.items()]
     if parts:
         return say("%(player)s's sheet: %(changes)s", player=player, changes=shortened(parts))
+    if data.get("done") is True:
+        return say("%(player)s's sheet is done", player=player)
+    if data.get("done") is False:
+        return say("%(player)s's sheet is open again", player=player)
     return say("%(player)s's sheet, unchanged", player=player)
 
 

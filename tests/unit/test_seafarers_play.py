@@ -212,11 +212,17 @@ def test_move_chip_is_checked():
         play(new_state("oceans"), "move_chip", from_q=0, from_r=0, q=0, r=0)
 
 
-def test_advance_counts_turns_and_finishes_at_the_target():
+def test_a_play_recorded_before_turns_were_kept_still_counts_rounds():
+    """A play whose stored initial state has no turn (made before the race was kept turn by
+    turn) replays as it was recorded: an advance is a round, and the advance after someone
+    reached the target ends it. (New plays: tests/unit/test_seafarers_race.py.)"""
     state = new_state("four_islands", 3)
+    state["table"] = {k: v for k, v in state["table"].items()
+                      if k not in ("current_player", "turn")}
     state = play(state, "advance")
     assert state["round"] == 2 and not state["finished"]
     state = play(state, "sheet", player="Bo", fields={"settlements": 4, "cities": 4})
+    assert not state["finished"]
     state = play(state, "advance")
     assert state["finished"] and state["round"] == 2
     assert "Bo reached 12" in state["table"]["notices"][-1]

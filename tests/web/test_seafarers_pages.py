@@ -244,18 +244,32 @@ def test_greater_catan_taps_draw_from_the_bag_then_chips_move(client):
 
 
 def test_vp_race_declares_the_winner_at_the_target(client):
+    """The player whose turn it is wins the moment they reach the target; one who reaches it
+    on another's turn is shown as waiting for their own turn."""
     play_id, token, _ = create(client, "four_islands", ["Ann", "Bo", "Cy"])
+    api = f"/api/v1/plays/{play_id}"
+    headers = {"Authorization": f"Bearer {token}"}
     html = client.get(f"/plays/{play_id}/{token}").get_data(as_text=True)
     assert 'aria-label="Ann: 0 of 12 victory points"' in html and "wins!" not in html
-    for version, (name, fields) in enumerate([("Ann", {"settlements": 3, "cities": 2}),
-                                              ("Bo", {"settlements": 4, "cities": 4})]):
-        client.post(f"/api/v1/plays/{play_id}/events", headers={
-            "Authorization": f"Bearer {token}"}, json={"type": "sheet", "data": {
-                "player": name, "fields": fields}, "expected_version": version})
+    on_turn = client.get(api, headers=headers).json["state"]["table"]["current_player"]
+    assert f'data-turn="{on_turn}"' in html
+    waiting = next(n for n in ("Ann", "Bo", "Cy") if n != on_turn)
+    for name, fields in ((on_turn, {"settlements": 3, "cities": 2}),
+                         (waiting, {"settlements": 4, "cities": 4})):
+        response = client.post(f"{api}/events", headers=headers, json={
+            "type": "sheet", "data": {"player": name, "fields": fields}})
+        assert response.status_code == 200, response.json
     html = client.get(f"/plays/{play_id}/{token}").get_data(as_text=True)
-    assert 'aria-label="Ann: 7 of 12 victory points"' in html
-    assert 'aria-label="Bo: 12 of 12 victory points"' in html
-    assert "Bo wins!</strong>" in html and "End the game and show the ranking" in html
+    assert f'aria-label="{on_turn}: 7 of 12 victory points"' in html
+    assert f'aria-label="{waiting}: 12 of 12 victory points"' in html
+    assert "wins!" not in html and 'data-finished="false"' in html
+    assert f"{waiting} wins as their own turn begins" in html
+    while not response.json["state"]["finished"]:        # the turns pass to the waiting one
+        response = client.post(f"{api}/events", headers=headers, json={"type": "advance"})
+    assert response.json["state"]["table"]["current_player"] == waiting
+    html = client.get(f"/plays/{play_id}/{token}").get_data(as_text=True)
+    assert f"{waiting} wins!</strong>" in html and 'data-finished="true"' in html
+    assert "End the game and show the ranking" not in html
 
 
 def test_a_book_layout_not_entered_shows_its_material_and_the_way_to_enter_it(client,

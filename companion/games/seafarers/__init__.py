@@ -7,11 +7,16 @@ board of a play (discoveries in Oceans, the chip bag of Greater Catan); ``svg`` 
 """
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
+from ..bodies import Player
 from ..errors import RuleError, say
-from ..inputs import Option, SheetField, check_object, parse_score_players
+from ..inputs import Option, SheetField, check_object, parse_score_players, player_of
 from ..protocol import Game
 from ..ranking import score_response
-from . import board, book, sheets, table
+from . import board, book, race, sheets, table
 from .generator import Fairness, GenerationFailed, Search, generate
 from .scenarios import SCENARIOS, Scenario
 
@@ -170,7 +175,7 @@ class SeafarersGame(Game):
 
     # ---- scoring
     def score(self, body, catalogue) -> dict:
-        check_object(body, ("players", "options"))
+        check_object(body, ("players", "options", "turn"))
         options = self.parse_options(body.get("options"))
         scenario = self.scenario(options)
         players = parse_score_players(body, self.sheet_fields, options, self.min_players,
@@ -185,14 +190,53 @@ class SeafarersGame(Game):
         reached = [p["name"] for p in response["players"]
                    if target is not None and p["total"] >= target]
         response.update(target_vp=target, reached_target=reached, scenario=scenario.id)
+        turn = body.get("turn")
+        if turn is not None:     # whose turn it is: only they can win by reaching the target
+            turn = player_of(turn, [p["name"] for p in players], "turn")
+        race.decide(response, turn)
         return response
 
     # ---- a play
+    advance_label = say("Next turn →")
+    # whose turn it is: only they win by standing at the target (a name of nobody: 422)
+    score_types = {"turn": Annotated[Player, Field(description=(
+        "The player whose turn it is (one of players): only they win by standing at the "
+        "target, as in the base game"))] | None}
+
     def start_state(self, state: dict) -> dict:
-        return table.start_table(state)
+        state = table.start_table(state)
+        race.start(state)
+        return state
+
+    def score_body(self, state: dict) -> dict:
+        body = super().score_body(state)
+        if race.keeps_turns(state):
+            body["turn"] = state["table"]["current_player"]
+        return body
+
+    def after_sheet_change(self, state: dict) -> dict:
+        """A change on the sheets may win the race for the player whose turn it is."""
+        if state["finished"] or not race.keeps_turns(state):
+            return state
+        try:
+            result = self.score(self.score_body(state), state.get("catalogue") or {})
+        except RuleError:       # sheets that cannot happen (a replayed old log) win nothing
+            return state
+        race.settle(state, result)
+        return state
+
+    def describe_event(self, state: dict, event: dict) -> str | None:
+        if event.get("type") == "advance" and race.keeps_turns(state):
+            return say("End of the turn")
+        return None
 
     def advance(self, state: dict) -> dict:
-        """The next turn; the play finishes once someone's sheet reaches the target."""
+        """The turn passes clockwise, and the player whose turn begins wins at once when they
+        stand at the target (a play recorded before turns were kept: the next round, or the
+        end once someone's sheet reached the target)."""
+        if race.keeps_turns(state):
+            race.pass_turn(state)
+            return self.after_sheet_change(state)
         result = self.score(self.score_body(state), state.get("catalogue") or {})
         if result["reached_target"]:
             state["finished"] = True
