@@ -29,6 +29,8 @@ TABLES = {
 }
 # What a sheet holds first, so that the field above shows (the Archer's row: his keeper only).
 FIRST = {"explorers": {"captain": "Archer"}}
+# A sheet names only a captain dealt to that player: with seed 15 Ann is dealt the Archer.
+SEEDS = {"explorers": 15}
 # A second number field per game, for typing while another phone taps.
 TYPED = {"shipwrights": "workers", "explorers": "viking_deaths", "knarr": "vp",
          "reavers": "favor", "seafarers": "cities"}
@@ -47,7 +49,8 @@ def api(server, method, path, body=None, token=None):
 def new_play(server, game):
     players, options, _ = TABLES[game]
     play = api(server, "POST", "/api/v1/plays",
-               {"game": game, "players": players, "options": options, "seed": 7})
+               {"game": game, "players": players, "options": options,
+                "seed": SEEDS.get(game, 7)})
     play["path"] = urlsplit(play["edit_url"]).path
     if game in FIRST:
         api(server, "POST", f"/api/v1/plays/{play['id']}/events",

@@ -168,8 +168,8 @@ def test_seafarers(live_server, phone, browser):
         table.tap(plus)
         sheet.locator("summary").click()                # entered: folded again on that phone
     table.shots("mid-round", browser)
-    on_first_screen(table.now.get_by_role("button", name="Next round →"), "Next round")
-    table.tap(table.now.get_by_role("button", name="Next round →"))
+    on_first_screen(table.now.get_by_role("button", name="Next turn →"), "Next turn")
+    table.tap(table.now.get_by_role("button", name="Next turn →"))
 
 
 def test_shipwrights(live_server, phone, browser):

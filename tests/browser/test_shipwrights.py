@@ -181,8 +181,9 @@ def test_two_players_play_five_rounds_on_a_phone(live_server, phone, tmp_path):
     dark.screenshot(path=str(shots / "sw-heroes-dark.png"), full_page=True)
 
     page.get_by_role("button", name="Next phase →", exact=True).click()
-    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
-    expect(page.get_by_role("heading", name="Final ranking")).to_be_visible()
+    # the end-game rows are still to enter: a provisional ranking, no winner yet
+    expect(page.get_by_role("heading", name="Game over · Provisional ranking")).to_be_visible()
+    expect(page.locator("#to-enter li")).to_have_count(2)
     longships = "Longships: VP printed on constructed Longships"
     fill_sheet(page, "Ann", [(longships, 10), ("Gold (1 VP each)", 3),
                              ("Oak + Wool + Iron left (tie-break)", 1)])
@@ -191,6 +192,12 @@ def test_two_players_play_five_rounds_on_a_phone(live_server, phone, tmp_path):
                bonus="unique buildings")
     expect(page.locator("tfoot td[data-player='Ann']")).to_have_text("13")
     expect(page.locator("tfoot td[data-player='Bo']")).to_have_text("13")
+    # tied on 13: the workers, the second tie-break, are asked of both
+    expect(page.locator("#to-enter li").first).to_contain_text("Workers in supply (tie-break)")
+    for name in ("Ann", "Bo"):
+        page.get_by_role("button", name=f"{name} has nothing more to enter").click()
+        expect(page.locator("#to-enter li", has_text=name)).to_have_count(0)
+    expect(page.get_by_role("heading", name="Game over · Final ranking")).to_be_visible()
     expect(page.locator(".winner")).to_contain_text("Bo wins")
     expect(page.locator(".tiebreak")).to_have_text(re.compile(
         r"(Ann and Bo|Bo and Ann) tied on 13; "

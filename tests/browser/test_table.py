@@ -164,7 +164,7 @@ def test_the_screen_is_kept_awake_during_a_play_and_released_at_the_end(live_ser
     expect(page.locator("html")).to_have_attribute("data-wake-lock", awake)
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="End game").click()
-    expect(page.get_by_role("heading", name="Final ranking")).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile("^Game over"))).to_be_visible()
     expect(page.locator("html")).to_have_attribute("data-wake-lock", "off")
     expect(wake).to_be_hidden()
     assert page.locator("video.keepawake").count() == 0
