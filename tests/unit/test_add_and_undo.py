@@ -225,7 +225,7 @@ def test_explorers_island_tiles_and_pieces_take_deltas():
     ("reavers", ("Ann", "Bo"), {"type": "advance", "data": {}}, "End of the phase"),
     # (Explorers' advance is the end of a turn, as its "turn" event)
     ("explorers", ("Ann", "Bo"), {"type": "advance", "data": {}}, "End of turn"),
-    ("seafarers", ("Ann", "Bo", "Cy"), {"type": "advance", "data": {}}, "End of the round"),
+    ("seafarers", ("Ann", "Bo", "Cy"), {"type": "advance", "data": {}}, "End of turn"),
     ("knarr", ("Ann", "Bo"), {"type": "advance", "data": {}},
      "A turn passed (reputation step only)"),
     ("knarr", ("Ann", "Bo"), {"type": "turn", "data": {"player": "Bo"}}, "End of Bo's turn"),

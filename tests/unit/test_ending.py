@@ -128,7 +128,7 @@ def test_shipwrights_bonus_counts_and_tie_breaks_only_where_they_count():
 
 
 def test_undo_of_done_reopens_and_the_inverse_event_says_so():
-    from companion.plays import inverse_event
+    from companion.undo import inverse_event
     state = reavers_over()
     done = {"type": "sheet", "data": {"player": "Ann", "done": True}}
     after = apply_event(state, done)

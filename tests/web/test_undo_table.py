@@ -258,10 +258,11 @@ def test_knarr_pass_at_version_0_asks_and_is_named_for_whose_turn_it_passed(
 def test_a_round_or_phase_end_is_named_for_what_it_ended(backend_app):  # noqa: F811
     client = backend_app.test_client()
     play = new_play(client, "seafarers", ("Ann", "Bo", "Cy"), {"scenario": "four_islands"})
+    first = play["state"]["table"]["current_player"]     # Seafarers' advance ends a turn
     code, html = post(client, play, A, type="advance", expected_version="0")
-    assert code == 200 and undo_button(html) == "↶ Undo: End of round 1"
+    assert code == 200 and undo_button(html) == f"↶ Undo: End of {first}'s turn"
     code, html = move(client, play, A)
-    assert redo_button(html) == "↷ Redo: End of round 1"
+    assert redo_button(html) == f"↷ Redo: End of {first}'s turn"
     sw = new_play(client, "shipwrights", ("Ann", "Bo", "Cy"))
     post(client, sw, A, type="reveal", **{"d:draft": "clockwise"}, expected_version="0")
     code, html = post(client, sw, A, type="advance", expected_version="1")

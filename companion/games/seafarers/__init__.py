@@ -225,10 +225,14 @@ class SeafarersGame(Game):
         race.settle(state, result)
         return state
 
-    def describe_event(self, state: dict, event: dict) -> str | None:
-        if event.get("type") == "advance" and race.keeps_turns(state):
-            return say("End of the turn")
-        return None
+    def describe_event(self, state: dict, event: dict, moment: str | None = None
+                       ) -> str | None:
+        """"End of Ann's turn": whose turn ended is told by the state right after the change
+        (the seat before the one playing now) or right before it (the one playing then)."""
+        if event.get("type") != "advance" or not race.keeps_turns(state):
+            return None
+        player = race.turn_ended(state, moment)
+        return say("End of %(player)s's turn", player=player) if player else say("End of turn")
 
     def advance(self, state: dict) -> dict:
         """The turn passes clockwise, and the player whose turn begins wins at once when they

@@ -39,6 +39,17 @@ def pass_turn(state: dict) -> None:
         state["round"] += 1
 
 
+def turn_ended(state: dict, moment: str | None) -> str | None:
+    """Whose turn an "advance" ended: with the state right after it, the seat before the one
+    playing now; right before it, the one playing then; None when the moment is unknown."""
+    current = state["table"]["current_player"]
+    if moment == "before":
+        return current
+    if moment == "after":
+        return seat_after([p["name"] for p in state["players"]], current, -1)
+    return None
+
+
 def settle(state: dict, result: dict) -> None:
     """Finish the play when the player whose turn it is stands at the target (``result``:
     the scoring answer for the current sheets)."""
