@@ -144,6 +144,7 @@ def test_seafarers_ends_on_the_turn_a_player_reaches_the_target(live_server, pho
     first = phones[0]
     on_turn = first.locator("[data-turn]").get_attribute("data-turn")
     # a turn passes on one phone; every phone follows
+    first.once("dialog", lambda dialog: dialog.accept())     # nothing entered yet: it asks
     first.get_by_role("button", name="Next turn →").tap()
     seats = PLAYERS[PLAYERS.index(on_turn):] + PLAYERS[:PLAYERS.index(on_turn)]
     on_turn, waiting = seats[1], seats[2]
