@@ -274,6 +274,7 @@ def test_a_refused_change_stands_beside_its_control_and_can_be_tried_again(live_
     b.context.set_offline(False)
     settled(b)
     version = state(live_server, play)["version"]
+    on_turn = state(live_server, play)["table"]["current_player"]   # the retry ends this turn
     a.context.set_offline(False)
     note = a.locator(".tap-note")
     expect(note).to_be_visible()
@@ -287,8 +288,8 @@ def test_a_refused_change_stands_beside_its_control_and_can_be_tried_again(live_
     settled(a)
     assert state(live_server, play)["version"] == version + 1
     expect(a.locator(".tap-note:not(.done)")).to_have_count(0)
-    # what the tap ended is said instead, with its one-tap undo
-    expect(a.locator(".tap-note.done")).to_contain_text("Done: End of round")
+    # what the tap ended is said instead, with its one-tap undo (Seafarers' advance ends a turn)
+    expect(a.locator(".tap-note.done")).to_contain_text(f"Done: End of {on_turn}'s turn")
 
 
 def test_half_filled_game_forms_and_setup_ticks_survive_other_phones_and_a_reload(live_server,
