@@ -509,7 +509,8 @@
   function showNotes() {
     removeNotes();
     notes.forEach(function (note, i) {
-      var at = findAnchor(note.entry.anchor) || playEl();
+      var head = note.done && document.getElementById("play-head");
+      var at = head || findAnchor(note.entry.anchor) || playEl();
       if (!at) { return; }
       var box = document.createElement("div");
       box.className = note.done ? "tap-note done" : "tap-note";
@@ -523,7 +524,10 @@
       box.appendChild(noteButton(note.conflict ? word("Drop it") : word("OK"), "drop", i));
       var holder = at.closest("[role=toolbar]") || at.closest(".stepper") ||
         (at.tagName === "BUTTON" && at.form) || at.closest("label") || at;
-      if (holder.id === "play") { holder.insertBefore(box, holder.firstChild); }
+      // what a tap ended lies over the play's title, just above the Undo that names it: it
+      // moves nothing (the next move stays where it was, on the first screen)
+      if (head) { head.insertBefore(box, head.firstChild); }
+      else if (holder.id === "play") { holder.insertBefore(box, holder.firstChild); }
       else { holder.insertAdjacentElement("afterend", box); }
     });
   }
