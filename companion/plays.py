@@ -12,12 +12,12 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from . import clock
-from .games import GAMES, Game, ending, get_game
+from .games import GAMES, Game, ending, game_taking, get_game
 from .games.bodies import On, _union, check, data_of, event_type
 from .games.box_questions import complete_answer
 from .games.errors import IMPOSSIBLE, RuleError, say
 from .games.inputs import check_name, check_object, is_whole_number_text
-from .games.protocol import make_rng, new_seed
+from .games.protocol import make_rng, new_seed, refused_event
 from .games.requests import COLOURS, MAX_SEED, play_request, score_request, setup_request
 from .sheet_changes import apply_sheet, sheet_change
 
@@ -115,7 +115,12 @@ def check_expected(expected: Any) -> int | None:
 def parse_event(game: Game, body: Any) -> dict:
     """An event request checked against the game's declared events (a 400 naming the field):
     {"type", "data" (as sent, which is stored), "expected_version", "device", "typed" (the
-    checked data its function takes)}."""
+    checked data its function takes)}. An event type of another game has an event's shape
+    and is refused for the play's game: 422 unknown_event (protocol.refused_event)."""
+    kind = body.get("type") if isinstance(body, dict) else None
+    if isinstance(kind, str) and kind not in common_events(game.id) \
+            and kind not in game.events and game_taking(kind) is not None:
+        raise refused_event(game, kind)
     event = check(event_body(game.id), body)
     data = body.get("data")
     return {"type": event.type, "data": {} if data is None else data,

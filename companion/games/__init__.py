@@ -21,4 +21,9 @@ def get_game(game_id: str) -> Game:
                         404) from None
 
 
-__all__ = ["GAMES", "Game", "RuleError", "get_game"]
+def game_taking(kind: str) -> Game | None:
+    """A game whose plays take events of type ``kind`` (its own types only), or None."""
+    return next((g for g in GAMES.values() if kind in g.event_types), None)
+
+
+__all__ = ["GAMES", "Game", "RuleError", "game_taking", "get_game"]

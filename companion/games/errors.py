@@ -52,7 +52,25 @@ DUPLICATE = "duplicate_entry"
 
 def impossible(message: str, fields: Sequence[str]) -> RuleError:
     """A score sheet that cannot happen as a whole (across its fields or across players):
-    a 400 whose message names the players, the fields and the rule in plain words; ``field``
-    is the first field to blame and ``fields`` lists all of them."""
+    well-formed input that breaks a rule across fields, so a 422 whose message names the
+    players, the fields and the rule in plain words; ``field`` is the first field to blame
+    and ``fields`` lists all of them."""
     fields = list(dict.fromkeys(fields))
-    return RuleError(message, fields[0] if fields else None, IMPOSSIBLE, 400, fields)
+    return RuleError(message, fields[0] if fields else None, IMPOSSIBLE, 422, fields)
+
+
+UNKNOWN_EVENT = "unknown_event"
+
+
+def unknown_event(game_name: str, kind: Any, types: Sequence[str],
+                  taken_by: str | None = None) -> RuleError:
+    """An event type this play's game does not take. ``taken_by``: the name of a game that
+    does take it (Seafarers' move_chip sent to a Knarr play): the body has an event's
+    documented shape and the play's game refuses it, a 422. A type no game takes is not an
+    event's shape at all (the API document lists every type), a 400."""
+    listed = f" Events: {', '.join(types)}." if types else ""
+    if taken_by is None:
+        return RuleError(f"{game_name} has no event '{kind}'.{listed}", "type", UNKNOWN_EVENT)
+    return RuleError(say("%(game)s has no event '%(event)s': that is an event of %(other)s.",
+                         game=game_name, event=kind, other=taken_by),
+                     "type", UNKNOWN_EVENT, 422)

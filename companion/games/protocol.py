@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from .bodies import Body, On, check, data_of, given
 from .box_questions import BoxQuestions
-from .errors import RuleError
+from .errors import RuleError, unknown_event
 from .inputs import Option, SheetField, active_fields, check_players
 from .requests import options_type
 
@@ -108,10 +108,8 @@ class Game(BoxQuestions):
         """Apply one of the game's own events to a copy of the state: its data checked against
         its declaration (unless ``event["typed"]`` holds it checked), then its function."""
         on = self.events.get(event.get("type"))
-        if on is None:
-            listed = f" Events: {', '.join(self.event_types)}." if self.event_types else ""
-            raise RuleError(f"{self.name} has no event '{event.get('type')}'.{listed}", "type",
-                            "unknown_event")
+        if on is None:      # unknown_event: 422 when another game takes the type, else 400
+            raise refused_event(self, event.get("type"))
         return on.apply(state, data_of(on, event))
 
     def advance(self, state: dict) -> dict:
@@ -172,3 +170,13 @@ class Game(BoxQuestions):
         default; a game whose row takes any name (Reavers' keep spoils) names the kinds to
         offer, from the play's box data."""
         return [(key, key.replace("_", " ")) for key in field.keys]
+
+
+def refused_event(game: Game, kind) -> RuleError:
+    """Why ``game`` refuses an event of type ``kind`` (companion.games.errors.unknown_event)."""
+    from . import game_taking  # the registry imports every game, this module first
+
+    other = game_taking(kind) if isinstance(kind, str) else None
+    return unknown_event(game.name, kind, game.event_types,
+                         other.name if other is not None and other is not game else None)
+

@@ -257,7 +257,7 @@ def test_viking_deaths_are_squared(deaths, vp):
 def test_settlement_strength_is_2_to_5_and_deaths_at_most_7():
     rejected(lambda: score({"settlements": [2, 6]}), "players[0].sheet.settlements[1]")
     rejected(lambda: score({"settlements": [1]}), "players[0].sheet.settlements[0]")
-    rejected(lambda: score({"viking_deaths": 8}), "players[0].sheet.viking_deaths")
+    rejected(lambda: score({"viking_deaths": 8}), "players[0].sheet.viking_deaths", 422)
 
 
 def test_rocks_of_ruin_gold_and_fortresses():
@@ -284,10 +284,10 @@ def test_every_row_is_explained():
 def test_more_livestock_than_the_box_holds_is_refused():
     """The box: 6 pigs, 5 chickens, 5 goats, 4 sheep, 3 cattle, 3 horses (facts.md 2.1)."""
     err = rejected(lambda: score({"livestock": {"horse": 4}}),
-                   "players[0].sheet.livestock.horse")
+                   "players[0].sheet.livestock.horse", 422)
     assert err.code == "impossible_sheet" and "only 3 horse" in err.message
     err = rejected(lambda: score({"livestock": {"pig": 4}}, {"livestock": {"pig": 3}}),
-                   "players[1].sheet.livestock.pig")
+                   "players[1].sheet.livestock.pig", 422)
     assert err.fields == ["players[1].sheet.livestock.pig", "players[0].sheet.livestock.pig"]
     rejected(lambda: score({"livestock": {"goose": 1}}), "players[0].sheet.livestock.goose")
 
@@ -295,12 +295,12 @@ def test_more_livestock_than_the_box_holds_is_refused():
 def test_more_tokens_than_the_box_holds_is_refused():
     """12 Enemy Ships, 14 Settlement tokens (facts.md 2.1), 5 Fortress tokens (2.5)."""
     err = rejected(lambda: score({"enemy_ships": 7}, {"enemy_ships": 5}, {"enemy_ships": 1}),
-                   "players[2].sheet.enemy_ships")
+                   "players[2].sheet.enemy_ships", 422)
     assert len(err.fields) == 3 and "12 Enemy Ships" in err.message
     rejected(lambda: score({"settlements": [2] * 8}, {"settlements": [3] * 7}),
-             "players[1].sheet.settlements")
+             "players[1].sheet.settlements", 422)
     rejected(lambda: score({"fortresses": [4, 5, 6]}, {"fortresses": [4, 4, 4]},
-                           rocks_of_ruin=True), "players[1].sheet.fortresses")
+                           rocks_of_ruin=True), "players[1].sheet.fortresses", 422)
 
 
 def test_dead_vikings_cannot_also_stand_on_the_islands():
@@ -308,7 +308,7 @@ def test_dead_vikings_cannot_also_stand_on_the_islands():
     held = [island(5, Ann={"vikings": 4}), island(3, Ann={"vikings": 2})]
     assert player(score({"viking_deaths": 1}, {}, islands=held))["total"] == 1 + 8
     err = rejected(lambda: score({"viking_deaths": 2}, {}, islands=held),
-                   "players[0].sheet.viking_deaths")
+                   "players[0].sheet.viking_deaths", 422)
     assert err.fields == ["players[0].sheet.viking_deaths", "islands"]
     assert "6 on the islands and 2 dead make 8" in err.message
 
@@ -520,7 +520,7 @@ def test_adventurer_counts_shipwreck_tokens_gold_included():
     sheet = {"captain": "Adventurer", "shipwreck_tokens": 5, "gold": 2}
     assert captain_vp(sheet, rocks_of_ruin=True)[0] == 5
     rejected(lambda: score({"captain": "Adventurer", "shipwreck_tokens": 1, "gold": 2},
-                           rocks_of_ruin=True), "players[0].sheet.shipwreck_tokens")
+                           rocks_of_ruin=True), "players[0].sheet.shipwreck_tokens", 422)
 
 
 def test_expansion_captains_need_the_expansion():
@@ -547,7 +547,7 @@ def test_captain_names_ignore_case_and_no_captain_scores_zero():
 
 def test_one_captain_cannot_belong_to_two_players():
     err = rejected(lambda: score({"captain": "Hero"}, {"captain": "hero"}),
-                   "players[1].sheet.captain")
+                   "players[1].sheet.captain", 422)
     assert err.fields == ["players[1].sheet.captain", "players[0].sheet.captain"]
 
 
@@ -566,8 +566,8 @@ def test_solo_captain_rules():
     rejected(lambda: score({"captain": "Queen"}), "players[0].sheet.captain", 422)
     rejected(lambda: score({"captain_2": "Scout"}), "players[0].sheet.captain_2", 422)
     rejected(lambda: score({"captain": "Hero", "captain_2": "hero"}),
-             "players[0].sheet.captain_2")
-    rejected(lambda: score({"captain_2": "Hero"}, {}), "players[0].sheet.captain_2")
+             "players[0].sheet.captain_2", 422)
+    rejected(lambda: score({"captain_2": "Hero"}, {}), "players[0].sheet.captain_2", 422)
 
 
 def test_solo_with_two_catalogue_values():

@@ -113,7 +113,7 @@ def test_a_live_play_refuses_an_impossible_sheet_and_keeps_its_state():
     state = apply_event(seafarers_state(), sheet("Ann", largest_army=True))
     with pytest.raises(RuleError) as err:
         apply_event(state, sheet("Bo", largest_army=True))
-    assert (err.value.status, err.value.code) == (400, "impossible_sheet")
+    assert (err.value.status, err.value.code) == (422, "impossible_sheet")
     assert "Ann and Bo" in err.value.message
     assert state["sheets"]["Bo"] == {}
     with pytest.raises(RuleError) as err:   # Oceans: "No special VPs are awarded"

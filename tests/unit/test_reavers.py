@@ -379,7 +379,7 @@ def test_more_than_three_tapestry_kinds_is_refused_on_the_field():
     """Tapestries score "a set of the 3 different Tapestries" (facts.md 4.1): a fourth kind
     cannot exist."""
     err = rule_error(score, [{}, {"tapestries": {"a": 1, "b": 1, "c": 1, "d": 1}}])
-    assert (err.status, err.code, err.field) == (400, "impossible_sheet",
+    assert (err.status, err.code, err.field) == (422, "impossible_sheet",
                                                  "players[1].sheet.tapestries")
 
 

@@ -19,7 +19,7 @@ def refused(scenario, *sheets) -> RuleError:
     with pytest.raises(RuleError) as caught:
         GAME.score(body(scenario, *sheets), {})
     err = caught.value
-    assert (err.status, err.code) == (400, "impossible_sheet")
+    assert (err.status, err.code) == (422, "impossible_sheet")
     assert err.as_dict()["error"]["fields"] == err.fields and err.field == err.fields[0]
     return err
 

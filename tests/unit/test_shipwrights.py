@@ -742,7 +742,7 @@ def test_the_box_holds_15_raid_cards_and_15_trade_cards_for_all_players():
                                                                   strict=False)]}
     assert GAME.score(body({"raid_cards": 8}, {"raid_cards": 7}), {})["winners"] == ["A", "B"]
     err = error_of(GAME.score, body({"raid_cards": 8}, {}, {"raid_cards": 8}), {})
-    assert (err.status, err.code) == (400, "impossible_sheet")
+    assert (err.status, err.code) == (422, "impossible_sheet")
     assert err.fields == ["players[0].sheet.raid_cards", "players[2].sheet.raid_cards"]
     assert "15 Raid Cards" in err.message and "A 8, C 8" in err.message
     err = error_of(GAME.score, body({"trade_cards": 15}, {"trade_cards": 1}), {})

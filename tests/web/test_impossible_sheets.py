@@ -1,5 +1,6 @@
 """`companion score` and the scoring endpoint refuse each impossible sheet of issue 14 with
-exit code 2 (or 400) and a message naming the rule; a live play refuses the event."""
+exit code 2 (or 422: well-formed sheets that break a rule across fields) and a message naming
+the rule; a live play refuses the event (422)."""
 from __future__ import annotations
 
 import json
@@ -70,10 +71,10 @@ def test_cli_score_refuses_each_impossible_sheet(runner, tmp_path, case):
 
 @pytest.mark.parametrize("case", ["two_largest_army", "four_islands_2",
                                   "explorers_same_captain"])
-def test_score_endpoint_answers_400_naming_the_fields(client, case):
+def test_score_endpoint_answers_422_naming_the_fields(client, case):
     game, body, words = IMPOSSIBLE[case]
     response = client.post(f"/api/v1/games/{game}/score", json=body)
-    assert response.status_code == 400
+    assert response.status_code == 422
     error = response.get_json()["error"]
     assert error["code"] == "impossible_sheet" and words in error["message"]
     assert error["field"] == error["fields"][0] and error["fields"]
@@ -99,7 +100,7 @@ def test_a_live_play_refuses_the_event_and_keeps_its_state(client):
     version = ok.get_json()["state"]["version"]
     refused = client.post(url, headers=auth, json={"type": "sheet", "data": {
         "player": "Bo", "fields": {"largest_army": True}}})
-    assert refused.status_code == 400
+    assert refused.status_code == 422
     assert "Ann and Bo" in refused.get_json()["error"]["message"]
     state = client.get(f"/api/v1/plays/{play}", headers=auth).get_json()["state"]
     assert state["version"] == version and state["sheets"]["Bo"] == {}
