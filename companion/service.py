@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from . import clock
 from .games import get_game
 from .games.bodies import check
-from .games.errors import RuleError
+from .games.errors import RuleError, say
 from .games.protocol import new_seed
 from .plays import (
     apply_event,
@@ -51,6 +51,15 @@ class Done:
     replayed: KeyRecord | None = None
     answer: bytes | None = None      # the stored answer of a change with a key
     snapped: int = 0                 # the latest snapshot's position at or below the head
+
+
+@dataclass(frozen=True)
+class ChangeKey:
+    """A change's Idempotency-Key and a digest of the request it came with (None: not known,
+    e.g. a key stored before the digest existed). The same key with another request is
+    refused as idempotency_key_reused; with the same request it answers as a repeat."""
+    value: str
+    request_digest: str | None = None
 
 
 @dataclass(frozen=True)
@@ -220,7 +229,7 @@ class PlayService(TakingBack):
         done = self.change(play_id, body, at=at)
         return done.row, done.state
 
-    def change(self, play_id: str, body, *, key: str | None = None,
+    def change(self, play_id: str, body, *, key: ChangeKey | None = None,
                answer: Answer | None = None, at=None, check: Check | None = None,
                whole: bool = True) -> Done:
         """Validate and append one event in one locked transaction: a write without
@@ -232,7 +241,7 @@ class PlayService(TakingBack):
         at = clock.parse(at) or self.now()
         return self._twice(lambda: self._change(play_id, body, at, key, answer, check, whole))
 
-    def _change(self, play_id: str, body, at, key: str | None,
+    def _change(self, play_id: str, body, at, key: ChangeKey | None,
                 answer: Answer | None, check: Check | None = None,
                 whole: bool = True) -> Done:
         with self._writing(play_id, check) as write:
@@ -250,19 +259,19 @@ class PlayService(TakingBack):
             done = self._keep(write, key, done, answer)
         return self._remember(done)
 
-    def move(self, play_id: str, step: int, expected_version=None, *, key: str | None = None,
+    def move(self, play_id: str, step: int, expected_version=None, *, key: ChangeKey | None = None,
              answer: Answer | None = None) -> dict:
         """Undo (step -1) or redo (step +1) of the shared head pointer."""
         return self.move_head(play_id, step, expected_version, key=key, answer=answer).state
 
     def move_head(self, play_id: str, step: int, expected_version=None, *,
-                  key: str | None = None, answer: Answer | None = None,
+                  key: ChangeKey | None = None, answer: Answer | None = None,
                   check: Check | None = None) -> Done:
         check_expected(expected_version)
         return self._twice(lambda: self._move_head(play_id, step, expected_version, key, answer,
                                                    check))
 
-    def _move_head(self, play_id: str, step: int, expected_version, key: str | None,
+    def _move_head(self, play_id: str, step: int, expected_version, key: ChangeKey | None,
                    answer: Answer | None, check: Check | None = None) -> Done:
         with self._writing(play_id, check) as write:
             done = self._replay_of(write, key)
@@ -314,12 +323,17 @@ class PlayService(TakingBack):
         except IntegrityError:
             return step()
 
-    def _replay_of(self, write: Write, key: str | None) -> Done | None:
+    def _replay_of(self, write: Write, key: ChangeKey | None) -> Done | None:
         if key is None:
             return None
-        record = write.find_key(key)
+        record = write.find_key(key.value)
         if record is None:
             return None
+        if None not in (record.request_digest, key.request_digest) and \
+                record.request_digest != key.request_digest:
+            raise RuleError(say("This Idempotency-Key was already sent with another change; "
+                                "nothing was recorded. Send each new change with a new key."),
+                            "Idempotency-Key", "idempotency_key_reused", 422)
         return Done(write.row, self.state(write.row, write), record)
 
     def _snapshot_due(self, write: Write, position: int, state: dict, snapped: int) -> int:
@@ -343,14 +357,14 @@ class PlayService(TakingBack):
         return Done(written, dict(state, version=version), snapped=snapped)
 
     @staticmethod
-    def _keep(write: Write, key: str | None, done: Done, answer: Answer | None) -> Done:
+    def _keep(write: Write, key: ChangeKey | None, done: Done, answer: Answer | None) -> Done:
         """Store the key with the change and the answer (computed once: the first answer and
         a repeat's are the same bytes, the clock's "now" included)."""
         if key is None:
             return done
         body = answer(done.row, done.state) if answer is not None else None
-        write.save_key(key, 200, done.row.version,
-                       zlib.compress(body) if body is not None else None)
+        write.save_key(key.value, 200, done.row.version,
+                       zlib.compress(body) if body is not None else None, key.request_digest)
         return replace(done, answer=body)
 
     def _remember(self, done: Done) -> Done:

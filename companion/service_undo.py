@@ -19,14 +19,14 @@ from .undo import (
 )
 
 if TYPE_CHECKING:       # (companion.service imports this module)
-    from .service import Answer, Check, Done, Known
+    from .service import Answer, ChangeKey, Check, Done, Known
 
 
 class TakingBack:
     """The undo and redo of companion.service.PlayService (its store, cache and the steps
     of a write: _writing, _replay_of, known, state_at, _to_head, _appended, _keep)."""
 
-    def undo_mine(self, play_id: str, device: str, *, key: str | None = None,
+    def undo_mine(self, play_id: str, device: str, *, key: ChangeKey | None = None,
                   answer: Answer | None = None, check: Check | None = None) -> Done:
         """Take back this device's last change without touching another phone's: a
         compensating event (which records the undo, so the device can redo it), or the head
@@ -36,7 +36,7 @@ class TakingBack:
         return self._twice(lambda: self._take_back(play_id, device, "mine", key, answer,
                                                    check))
 
-    def redo_mine(self, play_id: str, device: str, *, key: str | None = None,
+    def redo_mine(self, play_id: str, device: str, *, key: ChangeKey | None = None,
                   answer: Answer | None = None, check: Check | None = None) -> Done:
         """Put back what this device last took back (its compensating event taken back in
         turn, or the head moved on over its own change)."""
@@ -45,7 +45,7 @@ class TakingBack:
                                                    check))
 
     def undo_other(self, play_id: str, device: str | None, position, *,
-                   key: str | None = None, answer: Answer | None = None,
+                   key: ChangeKey | None = None, answer: Answer | None = None,
                    check: Check | None = None) -> Done:
         """Deliberately take back the table's last change, made by another phone; it must
         still be the change at ``position`` (the one the person saw named), else Conflict."""
@@ -55,7 +55,7 @@ class TakingBack:
         return self._twice(lambda: self._take_back(play_id, device, "other", key, answer,
                                                    check, position))
 
-    def _take_back(self, play_id: str, device: str | None, which: str, key: str | None,
+    def _take_back(self, play_id: str, device: str | None, which: str, key: ChangeKey | None,
                    answer: Answer | None, check: Check | None, position=None) -> Done:
         with self._writing(play_id, check) as write:
             done = self._replay_of(write, key)

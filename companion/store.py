@@ -71,6 +71,9 @@ idempotency_keys = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("response", sa.LargeBinary, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # what the key was first sent with (a digest of the request): the same key with another
+    # request is refused, never answered as a repeat (NULL: a key stored before migration 0005)
+    sa.Column("request_digest", sa.String(64), nullable=True),
     sa.PrimaryKeyConstraint("play_id", "key", name="pk_idempotency_keys"),
 )
 KEY_LIFETIME = dt.timedelta(hours=24)
@@ -154,10 +157,12 @@ class Conflict(Exception):
 
 @dataclass(frozen=True)
 class KeyRecord:
-    """What a change with an Idempotency-Key answered the first time."""
+    """What a change with an Idempotency-Key answered the first time, and a digest of the
+    request it came with."""
     status: int
     version: int
     response: bytes | None
+    request_digest: str | None = None
 
 
 @dataclass(frozen=True)
@@ -629,12 +634,14 @@ class Write:
     def find_key(self, key: str) -> KeyRecord | None:
         found = self.conn.execute(
             sa.select(idempotency_keys.c.status, idempotency_keys.c.version,
-                      idempotency_keys.c.response)
+                      idempotency_keys.c.response, idempotency_keys.c.request_digest)
             .where(idempotency_keys.c.play_id == self.row.id, idempotency_keys.c.key == key)
             .where(idempotency_keys.c.created_at > now() - KEY_LIFETIME)).first()
-        return KeyRecord(found.status, found.version, found.response) if found else None
+        return KeyRecord(found.status, found.version, found.response,
+                         found.request_digest) if found else None
 
-    def save_key(self, key: str, status: int, version: int, response: bytes | None) -> None:
+    def save_key(self, key: str, status: int, version: int, response: bytes | None,
+                 request_digest: str | None = None) -> None:
         """Remember the key with this transaction's change; expired keys of the play go."""
         stamp = now()
         self.conn.execute(idempotency_keys.delete().where(
@@ -642,7 +649,7 @@ class Write:
             idempotency_keys.c.created_at <= stamp - KEY_LIFETIME))
         self.conn.execute(idempotency_keys.insert().values(
             play_id=self.row.id, key=key, status=status, version=version, response=response,
-            created_at=stamp))
+            created_at=stamp, request_digest=request_digest))
 
     def append(self, event: dict, *, finished: bool, summary: dict | None,
                device: str | None = None, undoes: int | None = None,

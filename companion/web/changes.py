@@ -3,10 +3,14 @@ same change records nothing twice) and ``X-Device-Id`` (whose change it was, for
 last change"). Checked here, once, for the pages and the API alike."""
 from __future__ import annotations
 
+import hashlib
+import json
+
 from flask import request
 
 from ..games.errors import RuleError
 from ..plays import MAX_DEVICE, valid_device
+from ..service import ChangeKey
 
 KEY_HEADER = "Idempotency-Key"
 DEVICE_HEADER = "X-Device-Id"
@@ -17,15 +21,44 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY = 100
 
 
-def idempotency_key() -> str | None:
-    """The request's Idempotency-Key (1 to 100 printable ASCII characters), or None."""
+def idempotency_key() -> ChangeKey | None:
+    """The request's Idempotency-Key (1 to 100 printable ASCII characters) with a digest of
+    the request it comes with, or None."""
     key = request.headers.get(KEY_HEADER)
     if key is None:
         return None
     if not 0 < len(key) <= MAX_KEY or not all(" " <= c <= "~" for c in key):
         raise RuleError(f"The {KEY_HEADER} header must be 1 to {MAX_KEY} printable ASCII "
                         "characters.", KEY_HEADER)
-    return key
+    return ChangeKey(key, request_digest())
+
+
+# form fields that are not part of the change: the CSRF token (a page reloaded before a queued
+# change went out sends the same change with a fresh token)
+NOT_THE_CHANGE = frozenset({"csrf_token"})
+
+
+def request_digest() -> str:
+    """SHA-256 of what the change is: the endpoint and its address (the play's token left
+    out), the device it comes from, and the body as read: JSON in a canonical form (key order
+    and spacing do not matter), form fields sorted. A retry of the same change has the same
+    digest; the same key with another change has another (idempotency_key_reused)."""
+    what = {"endpoint": request.endpoint,
+            "args": {k: v for k, v in (request.view_args or {}).items() if k != "token"},
+            "device": request.headers.get(DEVICE_HEADER)}
+    try:
+        if request.is_json:
+            what["body"] = request.get_json(silent=True)
+        else:
+            what["body"] = sorted((name, value) for name in request.form
+                                  if name not in NOT_THE_CHANGE
+                                  for value in request.form.getlist(name))
+        text = json.dumps(what, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          default=str)
+    except (RecursionError, ValueError):
+        # a body the change refuses anyway (nested too deep): its bytes, as sent
+        text = json.dumps({**what, "raw": request.get_data().hex()})
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def device_header() -> str | None:

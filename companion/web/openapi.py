@@ -24,8 +24,10 @@ IDEMPOTENCY_KEY = {
                    "body (the state right after the first request, not today's) with the "
                    "header Idempotent-Replayed: true. A request that failed recorded nothing, "
                    "so its repeat is tried afresh. The key is stored in the transaction of the "
-                   "change, so two identical requests at once record once. A malformed key is "
-                   "a 400 naming the header."}
+                   "change, so two identical requests at once record once. The same key sent "
+                   "with another request (another body, or undo instead of an event) is a 422 "
+                   "idempotency_key_reused and records nothing. A malformed key is a 400 "
+                   "naming the header."}
 REPLAYED = {"Idempotent-Replayed": {
     "description": "true when this is the stored answer to a repeated Idempotency-Key",
     "schema": {"type": "string", "enum": ["true"]}}}

@@ -155,6 +155,59 @@ def test_api_repeat_records_once_and_answers_the_first_answer(backend_app):  # n
         headers=auth(other, **{"Idempotency-Key": "tap-1"})).headers
 
 
+def test_a_key_reused_with_another_change_is_a_422_and_records_nothing(backend_app):  # noqa: F811
+    """F12: a key sent again with another body (or to undo, or from another device) is not a
+    repeat: 422 idempotency_key_reused, nothing recorded, the first change untouched. The same
+    body again, however its JSON is spelled, still answers the first answer."""
+    client = backend_app.test_client()
+    play = new_play(client)
+    url = f"/api/v1/plays/{play['id']}"
+    key = auth(play, **{"Idempotency-Key": "tap-7"})
+    body = {"type": "sheet", "data": {"player": "Ann", "add": {"outposts": 1}}}
+    first = client.post(url + "/events", json=body, headers=key)
+    assert first.status_code == 200
+    others = [("/events", {"type": "sheet", "data": {"player": "Bo", "add": {"outposts": 1}}}),
+              ("/events", {"type": "sheet", "data": {"player": "Ann", "add": {"outposts": 2}}}),
+              ("/events", {**body, "expected_version": 1}),
+              ("/undo", {}), ("/redo", {})]
+    for path, other in others:
+        reply = client.post(url + path, json=other, headers=key)
+        assert reply.status_code == 422, (path, other, reply.json)
+        assert reply.json["error"]["code"] == "idempotency_key_reused"
+        assert reply.json["error"]["field"] == "Idempotency-Key"
+    assert client.post(url + "/events", json=body, headers={
+        **key, "X-Device-Id": "another-phone"}).status_code == 422
+    now = state(client, play)
+    assert now["version"] == 1 and now["sheets"]["Ann"] == {"outposts": 1} \
+        and now["sheets"]["Bo"] == {}
+    # the same change, its JSON spelled otherwise: still the first answer
+    again = client.post(url + "/events", headers={**key, "Content-Type": "application/json"},
+                        data='{ "data": {"add": {"outposts": 1}, "player": "Ann"},\n'
+                             '  "type": "sheet" }')
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json == first.json and state(client, play)["version"] == 1
+
+
+def test_a_page_key_reused_with_another_change_is_refused_on_the_page(backend_app):  # noqa: F811
+    client = backend_app.test_client()
+    play = new_play(client, "reavers", ("Ann", "Bo", "Cecilie"))
+    headers = {**HX, "Idempotency-Key": "page-key-1", "X-Device-Id": "phone-a"}
+    tap = {"type": "territories", "d:player": "Cecilie", "d:add": "1"}
+    assert client.post(page(play) + "/events", headers=headers, data=tap).status_code == 200
+    # a queued retry after a reload carries a fresh CSRF token: still the same change
+    retry = client.post(page(play) + "/events", headers=headers, data={**tap,
+                                                                       "csrf_token": "fresh"})
+    assert retry.status_code == 200 and retry.headers["Idempotent-Replayed"] == "true"
+    reused = client.post(page(play) + "/events", headers=headers,
+                         data={**tap, "d:player": "Bo"})
+    assert reused.status_code == 422
+    assert "already sent with another change" in reused.get_data(as_text=True)
+    assert client.post(page(play) + "/undo", headers=headers, data={"mine": "1"}
+                       ).status_code == 422
+    territories = state(client, play)["table"]["territories"]
+    assert territories["Cecilie"] == 1 and territories["Bo"] == 0
+
+
 def test_api_undo_and_redo_take_a_key_too(backend_app):  # noqa: F811
     client = backend_app.test_client()
     play = new_play(client)
