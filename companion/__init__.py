@@ -10,6 +10,9 @@ from .secretfile import read_or_make
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_BODY = 256 * 1024
+# an import takes a play as the app exports it: 25,000 events (companion.exports.MAX_EVENTS)
+# of the wordiest game fit; only the two import addresses read a body this large
+IMPORT_MAX_BODY = 8 * 1024 * 1024
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -18,6 +21,7 @@ def create_app(config: dict | None = None) -> Flask:
                 static_folder=str(ROOT / "static"), instance_path=str(ROOT / "instance"))
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
+        IMPORT_MAX_BODY=IMPORT_MAX_BODY,
         DATABASE_URL=os.environ.get("DATABASE_URL"),
         PUBLIC_URL=os.environ.get("PUBLIC_URL"),
         SECRET_KEY=os.environ.get("SECRET_KEY"),

@@ -15,11 +15,13 @@ from urllib.parse import quote
 
 from .games import get_game
 from .games.errors import RuleError
-from .plays import apply_event, new_state
+from .plays import apply_event
 
 FORMAT = "north-sea-companion/play"
 FORMAT_VERSION = 1
-MAX_EVENTS = 5000
+# as many events as a play of a long evening may reach, and more (an export of 20,000 events
+# is about 1.8 MB): the import's body limit (companion.IMPORT_MAX_BODY) takes it whole
+MAX_EVENTS = 25_000
 APP_NAME = "North Sea Companion"
 
 # BG Stats ("Board Game Stats" by Eerko) documents how another app pushes a finished play to it:
@@ -282,11 +284,13 @@ def parse_events(events: Any) -> list[dict]:
     return out
 
 
-def check_replay(body: dict, events: list[dict], catalogue: dict) -> dict:
-    """Replay an import before anything is stored; the error names the event at fault."""
-    if body.get("seed") is None:
-        raise RuleError("The export has no seed.", "seed")
-    state = new_state(body["game"], body["players"], body.get("options"), body["seed"], catalogue)
+def replay_import(initial: dict, events: list[dict], keep_every: int = 0
+                  ) -> tuple[dict, dict[int, dict]]:
+    """Replay an import's events from its initial state before anything is stored, through
+    the checks of a live play (whole-sheet checks aside, as for any recorded event); the
+    error names the event at fault. Returns the final state and the states after every
+    ``keep_every``-th event (snapshots to keep; none for 0)."""
+    state, kept = initial, {}
     for i, event in enumerate(events):
         try:
             state = apply_event(state, event, check_whole=False)
@@ -294,4 +298,6 @@ def check_replay(body: dict, events: list[dict], catalogue: dict) -> dict:
             field = f"events[{i}]" + (f".{err.field}" if err.field else "")
             raise RuleError(f"Event {i + 1} ({event['type']}): {err.message}", field,
                             err.code, err.status) from err
-    return state
+        if keep_every and (i + 1) % keep_every == 0:
+            kept[i + 1] = state
+    return state, kept

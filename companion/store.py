@@ -325,6 +325,28 @@ class Store:
                 finished=bool(initial.get("finished")), summary=None, edit_hash=edit_hash,
                 view_hash=view_hash, created_at=stamp, updated_at=stamp))
 
+    def import_play(self, play_id: str, game: str, initial: dict, edit_hash: str,
+                    view_hash: str, events_in_order: list[dict], *, finished: bool,
+                    summary: dict | None, snapshots: dict[int, dict], rules: str) -> None:
+        """A new play with its whole log (each event {"type", "data", "at"}) and snapshots of
+        its state ({position: state}, by the rules ``rules``), in one transaction."""
+        stamp, count = now(), len(events_in_order)
+        with self._begin() as conn:
+            conn.execute(plays.insert().values(
+                id=play_id, game=game, initial=initial, version=count, head=count,
+                length=count, finished=finished, summary=summary, edit_hash=edit_hash,
+                view_hash=view_hash, created_at=stamp, updated_at=stamp))
+            for start in range(0, count, 1000):
+                conn.execute(INSERT_EVENT, [
+                    {"play_id": play_id, "position": start + i + 1, "type": e["type"],
+                     "data": e["data"], "discarded": False, "created_at": e["at"],
+                     "device": None, "undoes": None}
+                    for i, e in enumerate(events_in_order[start:start + 1000])])
+            if snapshots:
+                conn.execute(play_snapshots.insert(), [
+                    {"play_id": play_id, "position": position, "rules": rules, "state": state,
+                     "created_at": stamp} for position, state in sorted(snapshots.items())])
+
     def load_play(self, play_id: str) -> PlayRow | None:
         with self.engine.connect() as conn:
             row = conn.execute(LOAD_PLAY, {"play_id": play_id}).first()

@@ -16,9 +16,14 @@ MESSAGES = {
     403: ("forbidden", "This token cannot do that."),
     404: ("not_found", "There is nothing at this address."),
     405: ("method_not_allowed", "This address does not accept that method."),
-    413: ("too_large", "The request is too large (256 KiB at most)."),
+    413: ("too_large", "The request is too large."),
     415: ("unsupported_media_type", "Send the body as JSON (Content-Type: application/json)."),
 }
+
+
+def format_size(size: int) -> str:
+    """256 KiB, 8 MiB: a body limit as people read it."""
+    return f"{size // 1024 // 1024} MiB" if size % (1024 * 1024) == 0 else f"{size // 1024} KiB"
 
 
 def wants_json() -> bool:
@@ -105,6 +110,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         code, message = MESSAGES.get(err.code, ("http_error", err.description or "Error."))
+        if err.code == 413 and request.max_content_length:
+            message = (f"The request is too large "
+                       f"({format_size(request.max_content_length)} at most).")
         response = make_response(error_response(err.code or 500, code, message))
         if isinstance(err, MethodNotAllowed) and err.valid_methods:
             # RFC 9110: a 405 says which methods the address takes

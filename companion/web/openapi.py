@@ -228,7 +228,9 @@ def _paths() -> dict:
             {**_ok(JSON_OBJECT), **_errors(401, 403)}, params=[play], secure=True)},
         "/api/v1/plays/import": {"post": _op(
             "A new play (new tokens) from an export, its events replayed through every check "
-            "(sheet checks added after the play was recorded excepted)",
+            "(sheet checks added after the play was recorded excepted) and stored in one "
+            "transaction. The body may be up to 8 MiB (every other body: 256 KiB), an export "
+            "of up to 25,000 events",
             {**_ok(JSON_OBJECT, "201"), **_errors(400, 404, 413, 415, 422, 429)},
             _body(_ref("ImportRequest")))},
         **catalogue_paths(),

@@ -42,10 +42,25 @@ class SessionInterface(SecureCookieSessionInterface):
         return super().get_cookie_secure(app) or behind_https()
 
 
+# the only addresses that read more than MAX_CONTENT_LENGTH: an export read back
+LARGE_BODIES = ("table.import_page", "table.api_import")
+
+
+def allow_large_bodies() -> None:
+    """An import may be as large as the exports the app makes (IMPORT_MAX_BODY); every other
+    address keeps MAX_CONTENT_LENGTH. Set before anything reads the body (the CSRF check of
+    the import form reads it, so this runs first)."""
+    if request.endpoint in LARGE_BODIES:
+        limit = current_app.config["IMPORT_MAX_BODY"]
+        request.max_content_length = limit
+        request.max_form_memory_size = limit     # the page's text box for pasted JSON
+
+
 def init_security(app: Flask) -> None:
     from flask_wtf.csrf import CSRFProtect
 
     app.session_interface = SessionInterface()
+    app.before_request(allow_large_bodies)       # before CSRFProtect's own before_request
     csrf = CSRFProtect(app)
     app.extensions["csrf_protect"] = csrf
     app.after_request(add_security_headers)

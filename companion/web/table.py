@@ -1,19 +1,10 @@
 """The table experience: join by QR, history and charts, exports and import, blank score pads."""
 from __future__ import annotations
 
-import contextlib
-
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from ..charts import duration_stats, line_chart_svg, player_stats, round_series
-from ..exports import (
-    bgstats_link,
-    check_replay,
-    export_csv,
-    export_document,
-    export_json,
-    parse_import,
-)
+from ..exports import bgstats_link, export_csv, export_document, export_json
 from ..games import GAMES, get_game
 from ..games.errors import RuleError
 from ..plays import score_of
@@ -114,32 +105,11 @@ def api_export(play_id):
 
 # --------------------------------------------------------------------------- import
 def import_play(doc) -> tuple[PlayRow, dict]:
-    """A new play (new tokens) from an export, its events replayed through the same checks."""
-    body, events, snapshot = parse_import(doc)
-    game = get_game(body["game"])
-    catalogue = game.validate_catalogue(snapshot) if snapshot else service().catalogue(game.id)
-    check_replay(body, events, catalogue)
-    row, tokens, _ = service().create(body, catalogue, _parse_time(doc.get("started_at")))
-    try:
-        for event in events:
-            # the checks the replay made, no more: a whole-sheet check added after the export
-            # was recorded must not cut the import off half way (its score names the problem)
-            service().record(row.id, {"type": event["type"], "data": event["data"]},
-                             at=_parse_time(event.get("at")), whole=False)
-    except BaseException:
-        # all or nothing: a failure part way (the database gone, a worker stopped) takes the
-        # new play away again rather than leave part of it; its own failure must not hide why
-        with contextlib.suppress(Exception):
-            service().store.delete_play(row.id)
-        raise
-    return service().load(row.id), tokens
+    """A new play (new tokens) from an export, its events replayed through the same checks
+    and stored in one transaction (companion.importing)."""
+    from ..importing import import_play as imported
 
-
-def _parse_time(value):
-    """An export's ISO time, kept by the import (so its clock counts the same); else None."""
-    from ..clock import parse
-
-    return parse(value)
+    return imported(service(), doc)
 
 
 @bp.route("/import", methods=["GET", "POST"])

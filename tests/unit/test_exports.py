@@ -13,10 +13,10 @@ from companion.exports import (
     BGSTATS_PREFIX,
     bgstats_link,
     bgstats_play,
-    check_replay,
     export_csv,
     export_document,
     parse_import,
+    replay_import,
 )
 from companion.games import get_game
 from companion.games.errors import RuleError
@@ -46,7 +46,7 @@ def test_document_round_trips_through_parse_import_and_replays_to_the_same_resul
     body, events, catalogue = parse_import(doc)
     assert body == {"game": "reavers", "players": doc["players"], "options": doc["options"],
                     "seed": "seed-1"}
-    state = check_replay(body, events, catalogue or {})
+    state, _ = replay_import(initial_of_import(body, catalogue), events)
     assert state["finished"] is True
     assert score_of(state)["winners"] == doc["result"]["winners"] == ["Bo"]
 
@@ -142,24 +142,38 @@ def test_parse_import_rejects_what_is_not_an_object():
         parse_import([1, 2])
 
 
-def test_check_replay_names_the_event_that_breaks_a_rule():
+def initial_of_import(body, catalogue=None):
+    return new_state(body["game"], body["players"], body["options"], body["seed"],
+                     catalogue or {})
+
+
+def test_replay_import_names_the_event_that_breaks_a_rule():
     doc = a_play()
     doc["events"].insert(1, {"type": "sheet", "data": {"player": "Ann",
                                                        "fields": {"glory": -4}}})
     body, events, _ = parse_import(doc)
     with pytest.raises(RuleError) as err:
-        check_replay(body, events, {})
+        replay_import(initial_of_import(body), events)
     assert err.value.field == "events[1].data.fields.glory"
     assert err.value.message.startswith("Event 2 (sheet):")
 
 
-def test_check_replay_refuses_changes_after_the_finish():
+def test_replay_import_refuses_changes_after_the_finish():
     doc = a_play()
     doc["events"].append({"type": "advance", "data": {}})
     body, events, _ = parse_import(doc)
     with pytest.raises(RuleError) as err:
-        check_replay(body, events, {})
+        replay_import(initial_of_import(body), events)
     assert err.value.field == "events[3].type" and err.value.status == 422
+
+
+def test_replay_import_keeps_a_state_every_so_many_events():
+    doc = a_play()
+    body, events, _ = parse_import(doc)
+    state, kept = replay_import(initial_of_import(body), events, keep_every=2)
+    assert len(events) == 3 and list(kept) == [2]
+    assert kept[2] == replay(initial_of_import(body), events[:2])
+    assert state == replay(initial_of_import(body), events) and state["finished"]
 
 
 def test_a_link_too_long_shortens_its_comments_and_keeps_the_result():

@@ -31,8 +31,8 @@ EXAMPLES = int(os.environ.get("NSC_EXAMPLES", 15))
 
 # The contract (shared/design/api.md): a 422 is well-formed JSON that breaks a game's rule (a
 # wrong player count, an event out of turn): rules a schema of shapes does not hold, so a
-# schema-valid body may meet one. A 413 is a body past 256 KiB (api.md): no schema bounds the
-# bytes of a document (an import of 5,000 events is valid and may be larger).
+# schema-valid body may meet one. A 413 is a body past 256 KiB (api.md; 8 MiB for an import):
+# no schema bounds the bytes of a document.
 RULES = ["2xx", "401", "403", "404", "409", "413", "422", "429"]
 # The 400s a body the document allows may still get, by operation: the error codes (code in
 # the answer's error object) that a JSON Schema cannot rule out, each with the reason; every
