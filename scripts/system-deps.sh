@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages a target needs, only when they are missing.
-#   venv: python3 -m venv works      run: + WeasyPrint's Pango      test: + Chromium, PostgreSQL
+#   venv: python3 -m venv works, PyICU builds   run: + WeasyPrint's Pango   test: + Chromium, PostgreSQL
 set -euo pipefail
 target=${1:-run}
 need=()
@@ -8,6 +8,10 @@ need=()
 have_deb() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then need+=(python3-venv); fi
+# PyICU (look-alike names) builds against the system's ICU
+have_deb libicu-dev || need+=(libicu-dev)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
 if [ "$target" != venv ]; then
   have_deb libpango-1.0-0 || need+=(libpango-1.0-0 libpangoft2-1.0-0)
   have_deb fonts-dejavu-core || need+=(fonts-dejavu-core)

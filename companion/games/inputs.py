@@ -1,20 +1,19 @@
 """Checks of what a request brings: options, numbers, names, players and score sheets.
 
-Pure: standard library only. ``Option`` and ``SheetField`` declare a game's setup options and
-score-pad rows; the ``check_*`` and ``parse_*`` functions turn JSON or form values into clean
-values or raise :class:`~companion.games.errors.RuleError` naming the field.
+Pure. ``Option`` and ``SheetField`` declare a game's setup options and score-pad rows; the
+``check_*`` and ``parse_*`` functions turn JSON or form values into clean values or raise
+:class:`~companion.games.errors.RuleError` naming the field. Names: companion.games.names.
 """
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import RuleError, say
+from .names import MAX_NAME, check_name, normalise_name, refuse_look_alikes  # noqa: F401
 
 MAX_NUMBER = 10_000
-MAX_NAME = 40
 
 
 # --------------------------------------------------------------------------- options
@@ -139,27 +138,6 @@ def check_bool(value: Any, field: str, label: str | None = None) -> bool:
     raise RuleError(say("%(row)s must be true or false.", row=label or field), field)
 
 
-def normalise_name(text: str) -> str:
-    """One spelling per name as people read it: NFKC (full-width 'Ａｎｎ' is 'Ann'), format
-    characters removed (zero-width spaces, bidi overrides such as U+202E), spaces collapsed."""
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
-    return " ".join(text.split())
-
-
-def check_name(value: Any, field: str) -> str:
-    if not isinstance(value, str):
-        raise RuleError("A player needs a name.", field)
-    name = normalise_name(value)
-    if not name:            # (only spaces or invisible format characters)
-        raise RuleError("A player needs a name.", field, "blank_name")
-    # as sent and as kept: padding stripped off a long text does not make it a short name
-    if len(value) > MAX_NAME or len(name) > MAX_NAME:
-        raise RuleError(say("A player's name can be at most %(count)s characters.",
-                            count=MAX_NAME), field, "name_too_long")
-    return name
-
-
 def player_of(value: Any, players: Iterable[str], field: str, message: str | None = None) -> str:
     """A player of this play named in an event: a name that is not text is bad input (400);
     a text that names nobody at this table breaks a rule of the play, which a schema of
@@ -177,12 +155,7 @@ def check_players(names: Any, minimum: int, maximum: int, field: str = "players"
     if not isinstance(names, list):
         raise RuleError("Players must be a list of names in seat order.", field)
     clean = [check_name(n, f"{field}[{i}]") for i, n in enumerate(names)]
-    seen: set[str] = set()
-    for i, name in enumerate(clean):
-        if name.casefold() in seen:
-            raise RuleError(say("Two players are called %(name)s; give each a different name.",
-                                name=name), f"{field}[{i}]", "duplicate_name")
-        seen.add(name.casefold())
+    refuse_look_alikes(clean, field)
     if not minimum <= len(clean) <= maximum:
         raise RuleError(say("This game takes %(low)s to %(high)s players, not %(count)s.",
                             low=minimum, high=maximum, count=len(clean)),

@@ -272,7 +272,9 @@ EDITS = {
     # the red team's edit: history, chart and every export answered 500
     "players as bare names": lambda i: i.update(players=[p["name"] for p in i["players"]]),
     "a player renamed": lambda i: i["players"][0].update(name="Eve"),
-    "a look-alike player": lambda i: i["players"][1].update(name="\u0410nn"),
+    "a look-alike player": lambda i: (i["players"][1].update(name="\u0410nn"),
+                                      i.update(sheets={"Ann": i["sheets"]["Ann"],
+                                                       "\u0410nn": i["sheets"]["Bo"]})),
     "an unknown option": lambda i: i["options"].update(zz_unknown=True),
     "a seed of the wrong type": lambda i: i.update(seed=[7]),
     "sheets of nobody": lambda i: i.update(sheets={}),
@@ -294,6 +296,8 @@ def test_a_play_whose_initial_state_was_edited_is_refused(club, tmp_path, edit):
     rewrite(file, edited, _edit_initial(play["id"], EDITS[edit]), key=key_of(tmp_path))
     output = refused(tmp_path, target, edited, "cannot be restored")
     assert f"Play {play['id']} (knarr)" in output
+    if edit == "a look-alike player":
+        assert "looks just like Ann" in output
 
 
 def test_an_initial_state_the_score_chokes_on_is_refused(club, tmp_path):

@@ -57,10 +57,42 @@ def test_every_game_lists_its_event_types():
 
 
 @pytest.mark.parametrize("twin", ["Ａｎｎ", "Ann\u200b", "\u202eAnn", "An\u00adn", "ANN",
-                                  "Ann\ufeff", "\u2060Ann"])
+                                  "Ann\ufeff", "\u2060Ann",
+                                  # F5: invisible variation selector, combining grapheme
+                                  # joiner and the Hangul fillers (Default_Ignorable)
+                                  "Ann\ufe0f", "Ann\u034f", "Ann\u3164", "Ann\u115f",
+                                  "A\u180bnn", "Ann\U000e0041"])
 def test_look_alike_names_are_the_same_player(twin):
-    with pytest.raises(RuleError, match="Two players are called"):
+    with pytest.raises(RuleError, match="Two players are called") as err:
         check_players(["Ann", twin], 1, 5)
+    assert (err.value.code, err.value.field, err.value.status) == \
+        ("duplicate_name", "players[1]", 400)
+
+
+@pytest.mark.parametrize("twin", ["\u0410nn", "\u0391nn", "\u0430nn", "ＡＮＮ",
+                                  "\u0391\u039d\u039d", "\U0001d400nn", "\u0410\u039dN"])
+def test_names_that_look_alike_by_their_uts39_skeleton_are_refused(twin):
+    """F5: Cyrillic А and а, Greek Α and Ν, mathematical letters, mixed: equal to Ann by
+    ICU's confusable skeleton (as written, case-folded, or drawn in another case)."""
+    with pytest.raises(RuleError) as err:
+        check_players(["Ann", twin], 1, 5)
+    assert err.value.code == "duplicate_name" and err.value.field == "players[1]"
+
+
+def test_names_that_only_share_letters_are_two_players():
+    assert check_players(["Ann", "Anne", "Ana", "Ann ❤\ufe0f", "Jan"], 1, 6) == \
+        ["Ann", "Anne", "Ana", "Ann ❤\ufe0f", "Jan"]
+    with pytest.raises(RuleError, match="looks just like Ian"):
+        check_players(["Ian", "lan"], 1, 5)         # a sans-serif capital I is a small L
+
+
+def test_emoji_keep_what_draws_them_and_lose_the_rest():
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert check_players([family, "Bo\u200d", "\u2764\ufe0f Cy"], 1, 5) == \
+        [family, "Bo", "\u2764\ufe0f Cy"]
+    for blank in ("\u3164", "\u115f\u3164", "\ufe0f", "\u034f "):
+        with pytest.raises(RuleError, match="needs a name"):
+            check_players([blank], 1, 5)
 
 
 def test_names_are_stored_normalised():

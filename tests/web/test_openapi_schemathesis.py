@@ -37,15 +37,16 @@ RULES = ["2xx", "401", "403", "404", "409", "413", "422", "429"]
 # The 400s a body the document allows may still get, by operation: the error codes (code in
 # the answer's error object) that a JSON Schema cannot rule out, each with the reason; every
 # other check stays on for them, and any other 400 on a schema-valid body fails the test.
-SAME_NAME = {"duplicate_name": "two players whose names are equal once Unicode-normalised and "
-                               "case-folded ('Ann' and 'ANN', or a full-width 'Ａｎｎ'): JSON "
-                               "Schema's uniqueItems compares items exactly, and a player "
-                               "object's name not at all",
+SAME_NAME = {"duplicate_name": "two players whose names look alike: equal once Unicode-"
+                               "normalised and case-folded ('Ann' and 'ANN', a full-width "
+                               "'Ａｎｎ', 'Ann' with an invisible character) or by their UTS #39 "
+                               "confusable skeleton (Cyrillic 'Аnn'): JSON Schema's uniqueItems "
+                               "compares items exactly, and a player object's name not at all",
              "name_too_long": "a name of at most 40 characters that Unicode normalisation "
                               "(NFKC) makes longer, e.g. U+FDFA: the length a schema counts "
                               "is the text as sent",
-             "blank_name": "a name of invisible format characters only (zero-width spaces), "
-                           "removed before the blank check"}
+             "blank_name": "a name of invisible characters only (zero-width spaces, Hangul "
+                           "fillers), removed before the blank check"}
 NEUTRAL = {"reserved_name": "a player named 'neutral' in any case or Unicode form: the name "
                             "of Shipwrights' neutral markers"}
 SPOILS = {"duplicate_entry": "a keep spoils type listed twice, in another case or spacing: "

@@ -10,6 +10,7 @@ from pydantic import create_model
 from ..bodies import Body, check, given, whole
 from ..errors import RuleError, say
 from ..inputs import check_name
+from ..names import look_alike
 from ..ranking import join_names
 from ..requests import Name
 from .rules import (
@@ -52,10 +53,10 @@ def adjudicate_heroes(body: Any) -> dict:
     tracks = {}
     for key, positions in raw_tracks.items():
         name = check_name(key, f"tracks.{key}")
-        if name.casefold() == NEUTRAL:
+        if look_alike(name, NEUTRAL):
             raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}",
                             "reserved_name")
-        if name in tracks:              # equal to another key once normalised
+        if any(look_alike(name, other) for other in tracks):   # another key, as people see it
             raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}",
                             "duplicate_name")
         tracks[name] = given(positions)

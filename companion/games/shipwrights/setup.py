@@ -5,6 +5,7 @@ import random
 from typing import Any
 
 from ..errors import RuleError, say
+from ..names import look_alike
 from ..ranking import join_names
 from .catalogue import (
     CATALOGUE_PAGE,
@@ -47,7 +48,7 @@ def build_setup(players: list[str], options: dict, rng: random.Random, catalogue
 
 def check_no_neutral_name(players: list[str]) -> None:
     for i, name in enumerate(players):
-        if name.casefold() == NEUTRAL:
+        if look_alike(name, NEUTRAL):
             raise RuleError("'Neutral' is the name of the neutral player's markers; pick "
                             "another name.", f"players[{i}]", "reserved_name")
 
