@@ -12,6 +12,9 @@ if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then need+=(python3-venv);
 have_deb libicu-dev || need+=(libicu-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
+# ... and Python's headers (a Debian python3 has them in python3-dev)
+python3 -c 'import os, sysconfig; exit(not os.path.exists(os.path.join(
+    sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null || need+=(python3-dev)
 if [ "$target" != venv ]; then
   have_deb libpango-1.0-0 || need+=(libpango-1.0-0 libpangoft2-1.0-0)
   have_deb fonts-dejavu-core || need+=(fonts-dejavu-core)
