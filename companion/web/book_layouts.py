@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
@@ -109,8 +110,9 @@ def entry_from_form(form, positions: list) -> dict:
     return {"hexes": hexes, "harbours": harbours}
 
 
-def drawing(rows: list[dict], key: str) -> Markup:
-    """The editor's board: every position drawn (grey until entered) with tap targets."""
+def drawing(rows: list[dict], title: str) -> Markup:
+    """The editor's board: every position drawn (grey until entered) with tap targets, named
+    in players' words (the scenario and the player count, never the box data's key)."""
     hexes = [{"q": x["q"], "r": x["r"], "label": x["label"],
               "terrain": x["terrain"] if x["terrain"] in TERRAINS else None,
               "number": x["number"] or None, "hidden": x["terrain"] == "hidden"} for x in rows]
@@ -118,7 +120,7 @@ def drawing(rows: list[dict], key: str) -> Markup:
         f'<a href="#hex-{x["label"]}" aria-label="{x["label"]}">'
         f'<rect x="{b[0]}" y="{b[1]}" width="{b[2]}" height="{b[3]}" fill="transparent"/></a>'
         for x in rows for b in [svg.hex_box(x["q"], x["r"])])
-    return Markup(svg.render({"hexes": hexes, "harbours": []}, title=f"Layout {key}",
+    return Markup(svg.render({"hexes": hexes, "harbours": []}, title=title,
                              overlay=overlay, words=core))
 
 
@@ -156,7 +158,9 @@ def edit(scenario_id: str, players: int):
     rows = rows_from(entry, positions)
     return render_template(
         "catalogue/seafarers_layout.html", key=key, scenario=scenario, players=players,
-        layout=layout, rows=rows, board=drawing(rows, key), error=error, saved=saved,
+        layout=layout, rows=rows, board=drawing(rows, gettext(
+            "%(scenario)s, %(players)s players: the book's layout", scenario=core(scenario.name),
+            players=players)), error=error, saved=saved,
         at_fault=at_fault,
         terrains=TERRAIN_NAMES, numbers=NUMBERS, facings=FACINGS,
         action=url_for("book_layouts.edit", scenario_id=scenario.id, players=players)), status

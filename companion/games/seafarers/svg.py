@@ -42,8 +42,11 @@ def render(setup: dict, title: str | None = None, overlay: str = "",
     name = words(title or say("%(scenario)s board",
                               scenario=setup.get("scenario_name", "Seafarers")))
     x0, y0, width, height = view_box(hexes)
+    # a drawing with tap targets (links) in it is a group of them, not one picture: an image's
+    # insides are hidden from a screen reader, its links included
+    role = "group" if overlay else "img"
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:.1f} {y0:.1f} '
-             f'{width:.1f} {height:.1f}" width="100%" role="img" '
+             f'{width:.1f} {height:.1f}" width="100%" role="{role}" '
              f'aria-label="{escape(name)}" {FONT}>',
              f"<title>{escape(name)}</title>"]
     names = labels((h["q"], h["r"]) for h in hexes)

@@ -1,0 +1,105 @@
+"""Every kind of page a person can open, for the checks that go over all of them (axe-core,
+the German and French scan): the start and new-play pages, every game's play page at setup,
+in the middle of a game and at its end, the read-only view, join, history, the table display,
+the box data and board pages, the owner's pages and the error pages.
+
+The plays are made through the JSON API on a live server, each with five players' worth of
+long names where the game takes five (the names that broke mid-word on a 360 px phone)."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+from companion.games import GAMES
+
+NAMES = ["Alexandra", "Bartholomew", "Christina", "Dagfinnur", "Eleonora"]
+OPTIONS = {"explorers": {"rocks_of_ruin": True}, "seafarers": {"scenario": "four_islands"}}
+STAGES = ("setup", "mid", "end")
+
+
+def api(base: str, method: str, path: str, body=None, token: str | None = None):
+    request = urllib.request.Request(
+        base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json",
+                 **({"Authorization": f"Bearer {token}"} if token else {})})
+    try:
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:
+        raise AssertionError(f"{method} {path} {body}: {error.code} {error.read()[:300]!r}") \
+            from None
+
+
+def middle_of(game_id: str, players: list[str]) -> list[dict]:
+    """A few ordinary moves of each game: what the table has done by the middle of round 1,
+    including what raises a notice (a Shipwrights marker past space 14 without its VP)."""
+    first = players[0]
+
+    def sheet(**fields):
+        return {"type": "sheet", "data": {"player": first, "fields": fields}}
+
+    return {
+        "explorers": [sheet(captain="Archer", outposts=2),
+                      {"type": "add_island", "data": {"tiles": 3, "complete": True}},
+                      {"type": "set_influence",
+                       "data": {"island": 0, "player": first, "vikings": 2}},
+                      {"type": "turn"}],
+        "knarr": [sheet(vp=12, recruits=2), {"type": "turn"}],
+        "reavers": [sheet(glory=7), {"type": "place", "data": {"location":
+                                                                "conquer_territories"}}],
+        "seafarers": [sheet(settlements=3, cities=1), {"type": "advance"}],
+        "shipwrights": [{"type": "reveal", "data": {"military": 1, "trade": 0, "renown": 1,
+                                                    "draft": "clockwise", "solo_vp": 2}},
+                        {"type": "advance"}, {"type": "advance"},
+                        {"type": "track", "data": {"player": first, "track": "military",
+                                                   "steps": 15}},
+                        sheet(raid_cards=2, trade_cards=1, upgrades=1)],
+    }[game_id]
+
+
+def make_plays(base: str) -> dict:
+    """{(game, stage): the API's answer for a new play} for every game and stage."""
+    plays = {}
+    for game_id, game in sorted(GAMES.items()):
+        players = NAMES[:min(len(NAMES), game.max_players)]
+        for stage in STAGES:
+            play = api(base, "POST", "/api/v1/plays", {
+                "game": game_id, "players": players, "options": OPTIONS.get(game_id, {}),
+                "seed": 5})
+            events = f"/api/v1/plays/{play['id']}/events"
+            if stage != "setup":
+                for event in middle_of(game_id, players):
+                    api(base, "POST", events, event, play["edit_token"])
+            if stage == "end":
+                api(base, "POST", events, {"type": "finish"}, play["edit_token"])
+            plays[game_id, stage] = play
+    return plays
+
+
+def play_path(play: dict, token: str = "edit_token", tail: str = "") -> str:
+    return f"/plays/{play['id']}/{play[token]}{tail}"
+
+
+def every_page(plays: dict) -> dict[str, str]:
+    """{name: path} of every kind of page, for a phone that holds the owner's cookie."""
+    pages = {"start": "/", "new": "/new", "history": "/history", "import": "/import",
+             "pads": "/pads", "box data": "/catalogue", "owner welcome": "/catalogue?owner=welcome",
+             "seafarers board": "/boards/seafarers",
+             "seafarers book layouts": "/catalogue/seafarers/layouts",
+             "seafarers book layout": "/catalogue/seafarers/layouts/four_islands/4",
+             "no such play": "/plays/abc123/not-a-token", "no such page": "/nothing-here"}
+    for game_id in sorted(GAMES):
+        pages[f"new {game_id}"] = f"/new?game={game_id}"
+        pages[f"box data {game_id}"] = f"/catalogue/{game_id}"
+        for stage in STAGES:
+            pages[f"{game_id} {stage}"] = play_path(plays[game_id, stage])
+        middle, end = plays[game_id, "mid"], plays[game_id, "end"]
+        pages[f"{game_id} read-only"] = play_path(middle, "view_token")
+        pages[f"{game_id} join"] = play_path(middle, tail="/join")
+        pages[f"{game_id} rounds"] = play_path(end, tail="/history")
+        pages[f"{game_id} display"] = play_path(middle, "view_token", "/display")
+        pages[f"{game_id} display end"] = play_path(end, "view_token", "/display")
+        pages[f"{game_id} delete"] = play_path(middle, tail="/delete")
+        pages[f"{game_id} owner delete"] = f"/owner/plays/{middle['id']}/delete"
+    return pages

@@ -1,0 +1,87 @@
+"""axe-core over every kind of page, light and dark: no violation of any impact.
+
+axe-core comes with axe-playwright-python (a kept package that ships axe.min.js and injects it
+into the page); the rules are axe's own defaults (WCAG 2 A and AA plus best practices), none
+turned off. Every <details> on a page is opened first, so what is folded away (sheets, setup,
+explanations) is checked too. Besides the pages of tests/browser/every_page.py: a new-play form
+sent back with an error beside its field, a play page with a refusal beside the control, and
+the page after a play is deleted."""
+from __future__ import annotations
+
+import logging
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import LiveServer, make_app
+
+from .every_page import api, every_page, make_plays, play_path
+
+pytestmark = pytest.mark.browser
+
+OPEN_EVERYTHING = "document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """One server with a play of every game at every stage, shared by the light and the dark
+    pass (and by nothing that changes those plays)."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    app = make_app(tmp_path_factory.mktemp("axe"), WTF_CSRF_ENABLED=True, PUBLIC_URL=None)
+    server = LiveServer(app)
+    server.app = app
+    server.plays = make_plays(server.url)
+    yield server
+    server.stop()
+
+
+def report(violations: list[dict]) -> list[str]:
+    return [f"{v['id']} ({v['impact']}): {v['help']} at "
+            + "; ".join(n["html"][:140] for n in v["nodes"][:3]) for v in violations]
+
+
+def scan(page, axe) -> list[str]:
+    page.evaluate(OPEN_EVERYTHING)
+    return report(axe.run(page).response["violations"])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_page_has_an_axe_violation(site, browser, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    from companion.owner import owner_key
+
+    axe = Axe()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(f"{site.url}/owner/{owner_key(site.app)}")    # the owner's pages as the owner
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") is (
+        scheme == "dark")
+    found = {}
+    pages = every_page(site.plays)
+    for name, path in pages.items():
+        page.goto(site.url + path)
+        found[name] = scan(page, axe)
+    # a form sent back with its error beside the field
+    page.goto(f"{site.url}/new?game=knarr")
+    page.locator("#name0").fill("Ann")
+    page.locator("form button[type=submit]").last.click()
+    expect(page.locator("form .error").first).to_be_visible()
+    found["new play refused"] = scan(page, axe)
+    # a refusal beside the control on a play page (Shipwrights: a Round Card sent without
+    # its draft arrows)
+    shipwrights = site.plays["shipwrights", "setup"]
+    page.goto(site.url + play_path(shipwrights))
+    page.get_by_role("button", name="Reveal this card").click()
+    expect(page.locator(".tap-note[role=alert]")).to_be_visible()
+    found["shipwrights refused"] = scan(page, axe)
+    # the owner deletes a play: the page after it
+    doomed = api(site.url, "POST", "/api/v1/plays", {"game": "knarr", "players": ["Ann", "Bo"]})
+    page.goto(f"{site.url}/owner/plays/{doomed['id']}/delete")
+    page.locator("#confirm-delete").click()
+    expect(page.locator("[role=status]").first).to_be_visible()
+    found["deleted"] = scan(page, axe)
+    context.close()
+    assert len(found) >= len(pages) + 3
+    assert {name: v for name, v in found.items() if v} == {}
