@@ -306,7 +306,7 @@ def apply_box_value(game: Game, state: dict, data: Any) -> dict:
     """An answer to one of the score's questions about the box, kept in this play only."""
     value = game.parse_box_value(data.key, data.value)
     state["box_values"] = {**state.get("box_values", {}), data.key: value}
-    return state
+    return game.box_value_answered(state, data.key)
 
 
 def scoring_catalogue(state: dict) -> dict:

@@ -68,6 +68,11 @@ class BoxQuestions:
         """The catalogue with a play's answered box values filled in (answers win)."""
         return catalogue
 
+    def box_value_answered(self, state: dict, key: str) -> dict:
+        """The play's state once the table answered ``key``: a game drops here what it told
+        the table about that value still missing (nothing by default)."""
+        return state
+
     def box_value_of(self, catalogue: dict, key: str) -> Any:
         """What the box data holds for a question's key, or None (offered as the answer when
         the box data learnt it after a play began)."""

@@ -188,6 +188,13 @@ class SheetField:
     end_game: bool = False
     needed: Callable[[dict], bool] | None = None   # an end-game row only some sheets need
     when_tied: bool = False  # a tie-break row: needed only by a player tied on total
+    # (key or choice, words for people) pairs: a box per key on the page is labelled with these,
+    # never with the key itself ("raid_cards" is the API's word; a person reads "2 VP per Raid
+    # Card")
+    key_labels: tuple = ()
+
+    def key_label(self, key: str) -> str:
+        return dict(self.key_labels).get(key) or key
 
     def empty(self) -> Any:
         return {"int": 0, "bool": False, "list": [], "counts": {}, "choice": None,

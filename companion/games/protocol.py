@@ -169,7 +169,7 @@ class Game(BoxQuestions):
         """The kinds a "counts" row offers a stepper each, as (key, label): its fixed keys by
         default; a game whose row takes any name (Reavers' keep spoils) names the kinds to
         offer, from the play's box data."""
-        return [(key, key.replace("_", " ")) for key in field.keys]
+        return [(key, field.key_label(key)) for key in field.keys]
 
 
 def refused_event(game: Game, kind) -> RuleError:

@@ -7,17 +7,19 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, SecurityError
 
-from ..games.errors import RuleError
+from ..games.errors import RuleError, say
 from ..store import Conflict
 
+# said through say(): English for the API, and extracted for the error page's core()
 MESSAGES = {
-    400: ("bad_request", "The request could not be understood."),
-    401: ("unauthorized", "A token is needed for this play."),
-    403: ("forbidden", "This token cannot do that."),
-    404: ("not_found", "There is nothing at this address."),
-    405: ("method_not_allowed", "This address does not accept that method."),
-    413: ("too_large", "The request is too large."),
-    415: ("unsupported_media_type", "Send the body as JSON (Content-Type: application/json)."),
+    400: ("bad_request", say("The request could not be understood.")),
+    401: ("unauthorized", say("A token is needed for this play.")),
+    403: ("forbidden", say("This token cannot do that.")),
+    404: ("not_found", say("There is nothing at this address.")),
+    405: ("method_not_allowed", say("This address does not accept that method.")),
+    413: ("too_large", say("The request is too large.")),
+    415: ("unsupported_media_type",
+          say("Send the body as JSON (Content-Type: application/json).")),
 }
 
 

@@ -117,6 +117,20 @@ def phase_name(phase: str) -> str:
     return str(name) if name is not None else phase
 
 
+def and_list(items, style: str = "standard") -> str:
+    """Names (or any words) as a list in the page's language, by Babel's CLDR patterns:
+    "Ann, Bo, and Cy", "Ann, Bo und Cy", "Ann, Bo et Cy"; one item alone, none: ""."""
+    from babel.lists import format_list
+
+    items = [str(item) for item in items or ()]
+    return format_list(items, style, locale=html_lang()) if items else ""
+
+
+def or_list(items) -> str:
+    """The same with "or": "3 or 4", "3 oder 4", "3 ou 4"."""
+    return and_list(items, "or")
+
+
 def duration_patterns() -> dict:
     """The duration words with {h} and {m} holes, for the page's ticking clock."""
     return {"hm": gettext("%(hours)s h %(minutes)s min", hours="{h}", minutes="{m}"),
@@ -218,6 +232,8 @@ def init_i18n(app: Flask, root: Path) -> None:
     app.add_template_global(duration_patterns)
     app.add_template_global(js_words)
     app.add_template_filter(duration)
+    app.add_template_filter(and_list)
+    app.add_template_filter(or_list)
 
     @app.context_processor
     def languages():

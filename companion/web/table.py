@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from ..charts import duration_stats, line_chart_svg, player_stats, round_series
 from ..exports import bgstats_link, export_csv, export_document, export_json
@@ -10,6 +11,7 @@ from ..games.errors import RuleError
 from ..plays import score_of
 from ..store import PlayRow
 from . import service
+from .i18n import game_name
 from .jsoncheck import uploaded_json
 from .links import play_links, share_link
 from .pages import open_play
@@ -62,13 +64,17 @@ def play_history(play_id, token):
     state = service().state(row)
     series = _series(row)
     game = get_game(row.game)
-    chart = line_chart_svg(series, state["players"], f"{game.name}: scores by round") \
+    chart = line_chart_svg(series, state["players"], chart_title(game)) \
         if len(series) > 1 else None
     doc = _export_doc(row)
     return render_template("table/play.html", row=row, role=role, token=token, game=game,
                            state=state, series=series, chart=chart, doc=doc,
                            bgstats=bgstats_link(doc), papers=PAPERS,
                            clock=service().clock_of(state))
+
+
+def chart_title(game) -> str:
+    return gettext("%(name)s: scores by round", name=game_name(game))
 
 
 def _series(row: PlayRow) -> list[dict]:
@@ -80,8 +86,7 @@ def _series(row: PlayRow) -> list[dict]:
 def chart_svg(play_id, token):
     row, _ = open_play(play_id, token)
     state = service().state(row)
-    svg = line_chart_svg(_series(row), state["players"],
-                         f"{get_game(row.game).name}: scores by round")
+    svg = line_chart_svg(_series(row), state["players"], chart_title(get_game(row.game)))
     return Response(svg, mimetype="image/svg+xml")
 
 

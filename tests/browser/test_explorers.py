@@ -6,7 +6,10 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+from babel.lists import format_list
 from playwright.sync_api import expect
+
+from companion.games.explorers.scoring import LIVESTOCK_LABELS
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +64,7 @@ def enter_sheet(page, seat, name):
         sheet.locator("summary").click()
     data = SHEETS[name]
     for animal, n in data.get("livestock", {}).items():
-        tap(sheet.get_by_role("button", name=f"{animal} plus one"), n)
+        tap(sheet.get_by_role("button", name=f"{LIVESTOCK_LABELS[animal]} plus one"), n)
     tap(sheet.get_by_role("button", name="Outposts built plus one"), data.get("outposts", 0))
     tap(sheet.get_by_role("button", name="Enemy ships destroyed plus one"),
         data.get("enemy_ships", 0))
@@ -151,7 +154,8 @@ def test_three_players_count_up_rocks_of_ruin_to_the_winner(live_server, phone, 
     assert "viking deaths" in expected["tiebreak"]
     for index, names in enumerate(controllers):
         shown = page.locator(f"#ex-island-{index} [data-controllers]")
-        expect(shown).to_have_text("→ " + (" & ".join(names) or "nobody"))
+        expect(shown).to_have_text("→ " + (format_list(names, locale="en") if names
+                                           else "nobody"))
     page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
     page.locator("section.card", has=page.locator("#score-h")).screenshot(
         path=str(tmp_path / "ranking.png"))
@@ -180,7 +184,7 @@ def test_count_up_reads_well_in_dark_mode_on_a_view_only_phone(live_server, phon
     page.goto(live_server.url + urlsplit(play["view_url"]).path)
     expect(page.locator(".badge.view")).to_have_text("view only")
     expect(page.locator(".g-explorers-over")).to_contain_text("the scores below follow along")
-    expect(page.locator("#ex-island-0 [data-controllers]")).to_have_text("→ Ann & Bo")
+    expect(page.locator("#ex-island-0 [data-controllers]")).to_have_text("→ Ann and Bo")
     expect(page.locator("#ex-island-2 [data-reason]")).to_contain_text("Incomplete")
     expect(page.locator(".g-explorers form")).to_have_count(0)
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(12, 21, 28)"

@@ -189,7 +189,7 @@ def test_two_players_play_five_rounds_on_a_phone(live_server, phone, tmp_path):
                              ("Oak + Wool + Iron left (tie-break)", 1)])
     fill_sheet(page, "Bo", [(longships, 9), ("Unique Buildings (Huts count)", 2),
                             ("Gold (1 VP each)", 2), ("Oak + Wool + Iron left (tie-break)", 3)],
-               bonus="unique buildings")
+               bonus="1 VP per unique Building (Huts count)")
     expect(page.locator("tfoot td[data-player='Ann']")).to_have_text("13")
     expect(page.locator("tfoot td[data-player='Bo']")).to_have_text("13")
     # tied on 13: the workers, the second tie-break, are asked of both

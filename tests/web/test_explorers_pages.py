@@ -81,7 +81,7 @@ def test_set_influence_steps_and_the_page_names_the_controllers(client, play):
     pieces = state(client, play)["table"]["islands"][0]["influence"]
     assert pieces["Ann"]["outposts"] == pieces["Ann"]["vikings"] == 1 and pieces["Bo"] == {
         "vikings": 1, "outposts": 0, "mill": 0, "workshop": 0, "barracks": 1}
-    assert "→ Ann &amp; Bo" in html and "tie on 3 influence" in html
+    assert "→ Ann and Bo" in html and "tie on 3 influence" in html
     # the + button adds one to what is stored (taps commute), the toggle turns the barracks off
     assert re.search(r'name="add:vikings" value="1" aria-label="Bo: one viking more', html)
     assert re.search(r'name="d:barracks" value="0" aria-pressed="true" '

@@ -104,11 +104,25 @@ def test_every_word_a_game_shows_players_is_translated(lang):
     for game in GAMES.values():
         words |= {game.catalogue_help} | set(game.phases)
         for field in game.sheet_fields:
-            words |= {field.label, field.help}
+            words |= {field.label, field.help, *(label for _, label in field.key_labels)}
         for option in game.options:
             words |= {option.label, option.help, *(label for _, label in option.choice_labels)}
     missing = sorted(w for w in words - {""} if w not in translated)
     assert not missing, missing
+
+
+def test_every_box_of_a_grouped_row_has_words_for_people():
+    """A row with a box per kind (livestock by type, a Progress Track each, a Longship bonus
+    each) labels every box in words, never with the key the API uses ("raid_cards")."""
+    from companion.games import GAMES
+
+    for game in GAMES.values():
+        for field in game.sheet_fields:
+            keys = field.keys if field.kind == "counts" else (
+                field.choices if field.kind == "choices" else ())
+            for key in keys:
+                assert field.key_label(key) != key, (game.id, field.name, key)
+                assert "_" not in field.key_label(key), (game.id, field.name, key)
 
 
 def test_an_error_page_does_not_echo_its_address_in_the_language_links(client):
@@ -252,3 +266,61 @@ def test_undo_labels_follow_the_cores_shapes(app, english, german, french):
     for lang, words in (("de", german), ("fr", french), ("en", english)):
         with app.test_request_context(headers={"Accept-Language": lang}):
             assert core(english) == words
+
+
+# Literals a template may hold outside gettext: names that stay as they are in every language,
+# date patterns for Babel, a command typed on the server, and what other helpers own (the undo
+# labels' "Undo: " prefix is the core's English, cut off before the label is translated).
+NOT_WORDS = {"Svend", "Thyra", "Frode", "Archer", "d MMM yyyy", "d MMM HH:mm",
+             "<kbd>companion owner-key</kbd>", "Undo: "}
+
+
+def template_literals():
+    """Every string constant in every template that is not an argument of gettext, with the
+    names of the calls around it (Jinja's own parser: a quote inside a string cannot fool it)."""
+    from jinja2 import nodes
+
+    from companion import create_app
+
+    env = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"}).jinja_env
+    gettext_calls = {"_", "gettext", "ngettext", "pgettext"}
+
+    def walk(node, calls):
+        if isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name):
+            name = node.node.name
+            # gettext's message ids (pgettext: its context too) are words for translators
+            ids = {"pgettext": 2, "ngettext": 2}.get(name, 1) if name in gettext_calls else 0
+            for child in node.args[ids:] + [k.value for k in node.kwargs]:
+                yield from walk(child, calls + (name,))
+            return
+        if isinstance(node, nodes.Const) and isinstance(node.value, str):
+            yield node.value, calls
+        for child in node.iter_child_nodes():
+            yield from walk(child, calls)
+
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        for value, calls in walk(env.parse(path.read_text()), ()):
+            yield path.relative_to(ROOT), value, calls
+
+
+def test_no_english_words_are_written_into_a_template_outside_gettext():
+    """A label written as a string in a template expression ('Set of ' ~ k, a macro's label
+    argument) never reaches the catalogues: the German and French pages showed it in English.
+    Words go through _() / ngettext(), or through core() when they are the core's own (and then
+    the catalogue has them)."""
+    with open(ROOT / "translations/de/LC_MESSAGES/messages.po", "rb") as handle:
+        known = {m.id for m in read_po(handle, locale="de") if m.id}
+    words = re.compile(r"[A-Za-z]{2,}")
+    found, unknown_to_core = [], []
+    for path, value, calls in template_literals():
+        if not words.search(value) or value in NOT_WORDS:
+            continue
+        if " " not in value.strip() and not re.match(r"[A-Z][a-z]", value):
+            continue            # a key, an id, a CSS class, a filter's argument
+        if calls and calls[-1] == "core":
+            if value not in known:
+                unknown_to_core.append((str(path), value))
+            continue
+        found.append((str(path), value))
+    assert found == []
+    assert unknown_to_core == []

@@ -212,8 +212,8 @@ def test_catalogue_page_shows_the_form_and_what_is_missing(client):
     page = text(client.get("/catalogue/shipwrights"))
     assert 'action="/catalogue/shipwrights/form"' in page
     assert "Still missing" in page
-    assert "Huts 1, 2, 3, 4, 5, 6:" in page
-    assert "Track VP for spaces 15, 16, 17, 18:" in page
+    assert "Huts 1, 2, 3, 4, 5, and 6:" in page
+    assert "Track VP for spaces 15, 16, 17, and 18:" in page
     assert 'id="card-4-id"' in page and 'id="sw-card-template"' in page
     assert 'id="nemesis-3-id"' in page
 
@@ -239,7 +239,7 @@ def test_catalogue_form_saves_cards_huts_vp_and_nemesis(client):
     assert saved["huts"] == {"1": "trade"}
     assert saved["track_vp"] == {"15": 3, "18": 9}
     assert saved["nemesis"] == [{"id": "N1", "name": None, "icons": icons(1, 0, 0)}]
-    assert 'value="Harbour"' in page and "Huts 2, 3, 4, 5, 6:" in page
+    assert 'value="Harbour"' in page and "Huts 2, 3, 4, 5, and 6:" in page
 
 
 def test_catalogue_form_names_every_missing_value_and_keeps_what_was_typed(client):

@@ -16,7 +16,7 @@ from ..protocol import Game
 from . import play
 from .captains import CAPTAIN_BONUS, validate_captain_catalogue
 from .events import EVENTS, SCORE_TYPES
-from .scoring import LIVESTOCK, score_body
+from .scoring import LIVESTOCK, LIVESTOCK_LABELS, score_body
 from .table_setup import build_setup
 
 ROCKS = {"when": "rocks_of_ruin", "when_label": "Rocks of Ruin"}   # the expansion's name
@@ -41,6 +41,7 @@ def names_box_captain(key: str):
 
 SHEET_FIELDS = (
     SheetField("livestock", "Delivered livestock", "counts", keys=tuple(LIVESTOCK),
+               key_labels=tuple(LIVESTOCK_LABELS.items()),
                help="How many of each type you delivered.", **END),
     SheetField("outposts", "Outposts built", maximum=5, **END),
     SheetField("enemy_ships", "Enemy ships destroyed", **END),

@@ -9,6 +9,8 @@ from .islands import island_control, parse_islands, player_islands
 from .table_setup import check_player_count
 
 LIVESTOCK = {"pig": 6, "chicken": 5, "goat": 5, "sheep": 4, "cattle": 3, "horse": 3}
+LIVESTOCK_LABELS = {"pig": say("Pigs"), "chicken": say("Chickens"), "goat": say("Goats"),
+                    "sheep": say("Sheep"), "cattle": say("Cattle"), "horse": say("Horses")}
 BOX_TOKENS = {"enemy_ships": ("Enemy Ships", 12), "settlements": ("Settlement tokens", 14),
               "fortresses": ("Fortress tokens", 5), "shipwreck_tokens": ("Shipwreck tokens", 24),
               "gold": ("Shipwreck tokens", 24)}

@@ -116,7 +116,7 @@ SCHEDULE_KEY = "keep_spoils_schedule."
 
 def schedule_question(kind: str) -> str:
     return say("How much glory is a set of 1, 2, 3 … %(kind)s cards worth? (printed at the "
-               "bottom of a %(kind)s card; type the numbers in order, separated by spaces)",
+               "bottom of each %(kind)s card; type the numbers in order, separated by spaces)",
                kind=kind)
 
 

@@ -112,6 +112,9 @@ class ShipwrightsGame(Game):
     def with_box_values(self, catalogue: dict, answers: dict) -> dict:
         return box_values.merge(catalogue, answers)
 
+    def box_value_answered(self, state: dict, key: str) -> dict:
+        return play.forget_answered_notes(state, key)
+
     def box_value_of(self, catalogue: dict, key: str) -> Any:
         return validate_catalogue(catalogue or {})["track_vp"].get(key.removeprefix("track_vp."))
 

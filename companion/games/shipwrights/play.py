@@ -300,12 +300,29 @@ def track_vp_notice(state: dict, track: str, position: int) -> list[str]:
     if (position < 15 or space in catalogue_of(state)["track_vp"]
             or f"track_vp.{space}" in state.get("box_values", {})):
         return []
-    note = say("A %(track)s marker is on space %(space)s, whose VP is not in the box data yet: "
-               "the score counts it as 0 and asks for it.", track=track_name(track), space=space)
+    note = track_vp_note(track, space)
     notices = state["table"]["notices"]
     if note not in notices:
         notices.append(note)
     return [note]
+
+
+def track_vp_note(track: str, space: str) -> str:
+    return say("A %(track)s marker is on space %(space)s, whose VP is not in the box data yet: "
+               "the score counts it as 0 and asks for it.", track=track_name(track), space=space)
+
+
+def forget_answered_notes(state: dict, key: str) -> dict:
+    """The table answered a space's VP (``box_value`` ``track_vp.N``): the notes that said it
+    is missing go, from the notices and this round's reminders (an undo of the answer replays
+    the log without it, and they are back)."""
+    if not key.startswith("track_vp."):
+        return state
+    said = {track_vp_note(track, key.removeprefix("track_vp.")) for track in TRACKS}
+    table = state["table"]
+    table["notices"] = [n for n in table["notices"] if n not in said]
+    table["reminders"] = [r for r in table["reminders"] if r not in said]
+    return state
 
 
 def who(player: str) -> str:

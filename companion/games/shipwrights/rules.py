@@ -11,7 +11,7 @@ from ..inputs import Option
 ROUNDS = 5
 PHASES = ("reveal", "draft", "actions", "income", "heroes")
 TRACKS = ("military", "trade", "renown")
-TRACK_LABELS = {"military": "Military", "trade": "Trade", "renown": "Renown"}
+TRACK_LABELS = {"military": say("Military"), "trade": say("Trade"), "renown": say("Renown")}
 # The last space of a Progress Track: spaces 15 to 18 score at the end [SEED 0; facts.md 1.2
 # infers the track has 18 spaces].
 TRACK_END = 18
@@ -43,12 +43,12 @@ STARTING_SUPPLY = {"workers": 3, "oak": 1, "wool": 1, "iron": 1, "gold": 1, "sil
 BONUS_TYPES = ("unique_buildings", "raid_trade_upgrade_sets", "unique_longships",
                "raid_cards", "trade_cards", "upgrades")
 BONUS_LABELS = {
-    "unique_buildings": "1 VP per unique Building (Huts count)",
-    "raid_trade_upgrade_sets": "3 VP per set of Raid Card, Trade Card and Upgrade",
-    "unique_longships": "1 VP per unique Longship (Eikjas count)",
-    "raid_cards": "2 VP per Raid Card",
-    "trade_cards": "2 VP per Trade Card",
-    "upgrades": "2 VP per Upgrade",
+    "unique_buildings": say("1 VP per unique Building (Huts count)"),
+    "raid_trade_upgrade_sets": say("3 VP per set of Raid Card + Trade Card + Upgrade"),
+    "unique_longships": say("1 VP per unique Longship (Eikjas count)"),
+    "raid_cards": say("2 VP per Raid Card"),
+    "trade_cards": say("2 VP per Trade Card"),
+    "upgrades": say("2 VP per Upgrade"),
 }
 
 SOLO_VP_PER_HERO = 3

@@ -17,6 +17,7 @@ from .rules import (
     ROUNDS,
     SOLO_VP_PER_HERO,
     TRACK_END,
+    TRACK_LABELS,
     TRACKS,
     track_name,
 )
@@ -94,7 +95,8 @@ END = {"end_game": True}
 SHEET_FIELDS = (
     SheetField("longships_vp", "Longships: VP printed on constructed Longships", **END),
     BonusListField("longship_bonuses", "Longships with an end-game bonus (one entry each)",
-                   kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS, **END),
+                   kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS, **END,
+                   key_labels=tuple(BONUS_LABELS.items())),
     SheetField("unique_buildings", "Unique Buildings (Huts count)", **END,
                needed=bonus_of("unique_buildings")),
     SheetField("unique_longships", "Unique Longships (Eikjas count)", **END,
@@ -108,7 +110,7 @@ SHEET_FIELDS = (
     SheetField("buildings_vp", "Buildings: VP", **END),
     SheetField("jarls_vp", "Recruited Jarls: VP", **END),
     SheetField("tracks", "Progress Track positions", kind="counts", keys=TRACKS,
-               maximum=TRACK_END),
+               maximum=TRACK_END, key_labels=tuple(TRACK_LABELS.items())),
     SheetField("heroes_vp", "VP on Hero and Labourer cards (upgraded sides included)", **END),
     SheetField("gold", "Gold (1 VP each)", **END),
     SheetField("resources", "Oak + Wool + Iron left (tie-break)", **END, when_tied=True),
@@ -183,10 +185,20 @@ def longship_points(sheet: dict) -> tuple[int, str]:
     if not bonuses:
         return total, say("%(vp)s VP printed on Longships, no end-game bonus.",
                           vp=sheet["longships_vp"])
-    parts = ", ".join(say("%(vp)s (%(bonus)s)", vp=vp, bonus=BONUS_LABELS[kind])
-                      for kind, vp in zip(sheet["longship_bonuses"], bonuses, strict=True))
+    # one part per kind of bonus, however many Longships carry it: the rule's words once
+    # ("4 × 3 (3 VP per set of …)"), never once per Longship
+    kinds = list(dict.fromkeys(sheet["longship_bonuses"]))
+    parts = ", ".join(bonus_part(sheet["longship_bonuses"].count(kind), bonus_points(kind, sheet),
+                                 kind) for kind in kinds)
     return total, say("%(vp)s VP printed on Longships plus bonuses: %(items)s.",
                       vp=sheet["longships_vp"], items=parts)
+
+
+def bonus_part(longships: int, vp: int, kind: str) -> str:
+    if longships == 1:
+        return say("%(vp)s (%(bonus)s)", vp=vp, bonus=BONUS_LABELS[kind])
+    return say("%(count)s × %(vp)s (%(bonus)s)", count=longships, vp=vp,
+               bonus=BONUS_LABELS[kind])
 
 
 def bonus_points(kind: str, sheet: dict) -> int:
