@@ -7,6 +7,8 @@ compiled catalogues compiles them once itself, so a fresh checkout never shows a
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -126,6 +128,25 @@ def and_list(items, style: str = "standard") -> str:
     return format_list(items, style, locale=html_lang()) if items else ""
 
 
+LONG_WORD = re.compile(r"\w{8,}")
+
+
+@lru_cache(maxsize=8)
+def hyphenator(lang: str):
+    import pyphen  # WeasyPrint's own hyphenation library (LibreOffice's dictionaries)
+
+    return pyphen.Pyphen(lang=pyphen.language_fallback(lang) or "en")
+
+
+def hyphenate(text) -> str:
+    """Soft hyphens (U+00AD) in the long words of a label that sits in a narrow box, by the
+    page language's hyphenation rules: "Sieg-punkt-kar-ten" may break at a syllable with a
+    hyphen shown, never mid-syllable and never where the box is wide enough. (CSS
+    ``hyphens: auto`` needs dictionaries the browser may not have.)"""
+    words = hyphenator(html_lang())
+    return LONG_WORD.sub(lambda m: words.inserted(m.group(0), hyphen="\u00ad"), str(text))
+
+
 def or_list(items) -> str:
     """The same with "or": "3 or 4", "3 oder 4", "3 ou 4"."""
     return and_list(items, "or")
@@ -234,6 +255,7 @@ def init_i18n(app: Flask, root: Path) -> None:
     app.add_template_filter(duration)
     app.add_template_filter(and_list)
     app.add_template_filter(or_list)
+    app.add_template_filter(hyphenate)
 
     @app.context_processor
     def languages():

@@ -69,3 +69,51 @@ def test_the_big_boards_fit_without_scrolling(live_server, browser, game, player
     fits(tv)
     tv.screenshot(path=f"/tmp/beyond-display-{game}.png")
     tv.context.close()
+
+
+# Every piece of text on the display and its size: the smallest must be readable from two
+# metres (24 px on a 1280x800 tablet). The drawn Seafarers board is a picture (an SVG image
+# with its own name), not text; so are the colour dots.
+TEXT_SIZES = """() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const el = walker.currentNode.parentElement;
+        if (!walker.currentNode.data.trim() || el.closest("svg, .sr-only, script")) continue;
+        if (!el.getClientRects().length) continue;
+        out.push([parseFloat(getComputedStyle(el).fontSize), walker.currentNode.data.trim()]);
+    }
+    return out; }"""
+# Text cut short: wider or taller than its box where the box hides what overflows (words for
+# screen readers only are out of sight by design)
+CUT = """() => [...document.querySelectorAll("body *")].filter((el) => {
+    const style = getComputedStyle(el);
+    return el.textContent.trim() && !el.closest("svg, .sr-only")
+        && ((el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "visible")
+            || (el.scrollHeight > el.clientHeight + 1 && style.overflowY !== "visible")); })
+    .map((el) => el.outerHTML.slice(0, 120))"""
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR", "en-GB"])
+def test_the_display_is_readable_from_two_metres_with_whole_names(live_server, browser, locale):
+    from tests.browser.every_page import NAMES, STAGES, make_plays, play_path
+
+    plays = make_plays(live_server.url)
+    tv = browser.new_context(**SCREEN, locale=locale).new_page()
+    for (game, stage), play in sorted(plays.items()):
+        if stage == "setup":
+            continue
+        tv.goto(live_server.url + play_path(play, "view_token", "/display"))
+        tv.screenshot(path=f"/tmp/words-display-{game}-{stage}-{locale[:2]}.png")
+        fits(tv)
+        sizes = tv.evaluate(TEXT_SIZES)
+        small = [(size, text) for size, text in sizes if size < 24]
+        assert small == [], (game, stage, small)
+        assert tv.evaluate(CUT) == [], (game, stage)
+        names = tv.locator(".d-board .d-name")
+        expect(names).to_have_text(NAMES[:names.count()])
+        for i in range(names.count()):      # each whole, on one line
+            assert names.nth(i).evaluate("el => el.getClientRects().length === 1 && "
+                                         "el.scrollWidth <= el.clientWidth"), (game, NAMES[i])
+    assert STAGES[0] == "setup"
+    tv.context.close()
