@@ -31,16 +31,17 @@ def api(base: str, method: str, path: str, body=None, token: str | None = None):
             from None
 
 
-def middle_of(game_id: str, players: list[str]) -> list[dict]:
+def middle_of(game_id: str, players: list[str], setup: dict) -> list[dict]:
     """A few ordinary moves of each game: what the table has done by the middle of round 1,
     including what raises a notice (a Shipwrights marker past space 14 without its VP)."""
     first = players[0]
+    captain = setup.get("captains", {}).get(first, [None])[0]    # Explorers: one dealt to them
 
     def sheet(**fields):
         return {"type": "sheet", "data": {"player": first, "fields": fields}}
 
     return {
-        "explorers": [sheet(captain="Archer", outposts=2),
+        "explorers": [sheet(captain=captain, outposts=2),
                       {"type": "add_island", "data": {"tiles": 3, "complete": True}},
                       {"type": "set_influence",
                        "data": {"island": 0, "player": first, "vikings": 2}},
@@ -69,7 +70,7 @@ def make_plays(base: str) -> dict:
                 "seed": 5})
             events = f"/api/v1/plays/{play['id']}/events"
             if stage != "setup":
-                for event in middle_of(game_id, players):
+                for event in middle_of(game_id, players, play["state"]["setup"]):
                     api(base, "POST", events, event, play["edit_token"])
             if stage == "end":
                 api(base, "POST", events, {"type": "finish"}, play["edit_token"])
