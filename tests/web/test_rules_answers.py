@@ -97,7 +97,7 @@ def test_reavers_after_round_six_is_provisional_until_the_end_game_rows_are_in(c
     assert {row["provisional"] for row in csv_rows(client, play)} == {"yes"}
     assert 'id="bgstats"' not in text(page(client, play, "/history"))
     history = text(client.get("/history"))
-    assert "Still to enter before the result is final: Ann, Ben" in history
+    assert "Still to enter before the result is final: Ann and Ben" in history
 
 
 def test_reavers_result_is_final_once_each_player_has_entered_or_said_nothing_more(client):
