@@ -23,19 +23,34 @@ from sqlalchemy import event as sa_event
 
 # the clock's pause and resume: kept by an undo, never taken back by one (companion.undo)
 from .clock import EVENTS as CLOCK_EVENTS
+from .games.messages import from_data, to_data
 
 metadata = sa.MetaData()
+
+
+class SaidJSON(sa.types.TypeDecorator):
+    """JSON that keeps the core's messages (companion.games.messages) as their id and
+    parameters, not only their English: a play's initial state, its snapshots, its summary."""
+    impl = sa.JSON
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        return None if value is None else to_data(value)
+
+    def process_result_value(self, value, dialect):
+        return None if value is None else from_data(value)
+
 
 plays = sa.Table(
     "plays", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("game", sa.String(32), nullable=False),
-    sa.Column("initial", sa.JSON, nullable=False),
+    sa.Column("initial", SaidJSON, nullable=False),
     sa.Column("version", sa.Integer, nullable=False, default=0),
     sa.Column("head", sa.Integer, nullable=False, default=0),
     sa.Column("length", sa.Integer, nullable=False, default=0),
     sa.Column("finished", sa.Boolean, nullable=False, default=False),
-    sa.Column("summary", sa.JSON, nullable=True),
+    sa.Column("summary", SaidJSON, nullable=True),
     sa.Column("edit_hash", sa.String(64), nullable=False),
     sa.Column("view_hash", sa.String(64), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -87,7 +102,7 @@ play_snapshots = sa.Table(
               nullable=False),
     sa.Column("position", sa.Integer, nullable=False),
     sa.Column("rules", sa.String(64), nullable=False),
-    sa.Column("state", sa.JSON, nullable=False),
+    sa.Column("state", SaidJSON, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint("play_id", "position", name="pk_play_snapshots"),
 )

@@ -22,9 +22,9 @@ from ..pdf import html_to_pdf
 from ..plays import parse_seed
 from ..qr import qr_svg
 from . import service
-from .core_words import core
 from .forms import coerce
 from .links import site_root
+from .words import core
 
 bp = Blueprint("boards", __name__)
 SEED_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"

@@ -20,7 +20,7 @@ from ..games.seafarers import book, hexgrid, svg
 from ..games.seafarers.scenarios import NUMBERS, SCENARIOS, TERRAINS
 from ..owner import require_owner
 from . import service
-from .core_words import core
+from .words import core
 
 bp = Blueprint("book_layouts", __name__)
 TERRAIN_NAMES = {"sea": _l("sea"), "desert": _l("wasteland (desert)"), "gold": _l("gold"),

@@ -396,6 +396,8 @@ def _shapes_in(template: str) -> list[tuple[int, str, re.Pattern]]:
         shape = message.id
         if not isinstance(shape, str) or message.context or not PLACEHOLDER.search(shape):
             continue
+        if "%(head)s" in shape and "%(tail)s" in shape:
+            continue   # "%(head)s; %(tail)s": a message's own joins (games.messages.series)
         pieces, seen = PLACEHOLDER.split(shape), set()
         pattern = ""
         for i, piece in enumerate(pieces):

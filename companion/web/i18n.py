@@ -16,8 +16,8 @@ from flask import Blueprint, Flask, has_request_context, redirect, request, url_
 from flask_babel import Babel, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
-from .core_words import core
 from .security import behind_https
+from .words import core
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 COOKIE = "lang"

@@ -39,7 +39,9 @@ def said_shapes() -> list[str]:
     found = extract_from_dir(str(ROOT / "companion"), [("**.py", "python")], {},
                              keywords={"say": None})
     return sorted({message for _f, _l, message, _c, _ctx in found
-                   if isinstance(message, str) and PLACEHOLDER.search(message)})
+                   if isinstance(message, str) and PLACEHOLDER.search(message)
+                   # (not a message's own joins: "%(head)s; %(tail)s" is never parsed back)
+                   and "%(head)s" not in message})
 
 
 SHAPES = said_shapes()

@@ -1,0 +1,176 @@
+"""Messages are data: what the rules core says to players is a message id and its parameters.
+
+The id is the English text with ``%(name)s`` placeholders (also the id German and French are
+looked up by: ``make i18n`` extracts the first argument of every ``say(...)``). A parameter is
+
+- a ``str``: a name or code as typed, shown as it is (a player's name, an island's name);
+- a ``Message``: words of the core, said in the reader's language in turn;
+- an ``int`` or ``float``: a number, written the reader's way;
+- a ``list`` or ``tuple`` of these: "Ann, Bo and Cy", joined the reader's way.
+
+A ``Message`` is also the ``str`` of its English text, so the JSON API, the CLI and code that
+compares or searches a sentence keep working with the English. Only a page says it in another
+language, from the id and the parameters (``render`` with the page's catalogue and Babel's
+list and number formats): a finished sentence is never parsed back. Where a message is kept
+(snapshots, a play's initial state, backups), ``to_data`` writes its id and parameters and
+``from_data`` reads them back.
+
+Pure: standard library only.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+TAG = "$message"
+
+
+class Message(str):
+    """A sentence for players: ``str(message)`` is its English text, ``id`` the English shape
+    it is said from and ``params`` what fills the shape's placeholders."""
+
+    id: str
+    params: dict[str, Any]
+
+    def __new__(cls, id: str, params: Mapping[str, Any] | None = None) -> Message:
+        params = dict(params) if params else {}
+        self = super().__new__(cls, render_english(id, params))
+        self.id, self.params = id, params
+        return self
+
+    # immutable: copies are the message itself; pickled (worker processes) by id and params
+    def __copy__(self) -> Message:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Message:
+        return self
+
+    def __reduce__(self):
+        return Message, (self.id, self.params)
+
+    def __repr__(self) -> str:
+        params = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"say({self.id!r}{params})"
+
+
+def say(shape: str, **params: Any) -> Message:
+    """The message ``shape`` filled with ``params`` (write ``shape`` as one string literal, so
+    ``make i18n`` extracts it)."""
+    return Message(shape, params)
+
+
+# --------------------------------------------------------------------------- composed messages
+def join_names(names: Iterable[Any]) -> Message:
+    """"Ann, Bo and Cy": a list the reader's language joins (German "und", French "et")."""
+    return Message("%(names)s", {"names": list(names)})
+
+
+def series(items: Sequence[Any], separator: str = "; ") -> Message:
+    """Items one after another with ``separator`` (``"; "``, ``", "`` or ``" "``: sentences),
+    each item said in turn: "Gold +3; Silver -1". The separators are messages of their own,
+    so a language may space them its way (French "a ; b")."""
+    items = list(items)
+    if not items:
+        return Message("")
+    said = items[-1]
+    if not isinstance(said, Message):
+        said = Message("%(item)s", {"item": said})
+    for item in reversed(items[:-1]):
+        said = pair(separator, item, said)
+    return said
+
+
+def pair(separator: str, head: Any, tail: Any) -> Message:
+    if separator == "; ":
+        return say("%(head)s; %(tail)s", head=head, tail=tail)
+    if separator == ", ":
+        return say("%(head)s, %(tail)s", head=head, tail=tail)
+    if separator == " ":
+        return say("%(head)s %(tail)s", head=head, tail=tail)
+    raise ValueError(f"no message joins items with {separator!r}")
+
+
+# --------------------------------------------------------------------------- rendering
+def english_list(items: Sequence[str]) -> str:
+    """The English of a list: "Ann", "Ann and Bo", "Ann, Bo and Cy" (no serial comma, as the
+    API has always said it)."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def render(value: Any, shape: Callable[[str], str] = str, number: Callable[[Any], str] = str,
+           listing: Callable[[list[str]], str] = english_list,
+           typed: Callable[[str, str], str] | None = None) -> str:
+    """``value`` in words: ``shape(id)`` is a message id in the reader's language, ``number``
+    writes a number, ``listing`` joins a list, ``typed(name, text)`` says a text parameter
+    (default: as typed). The defaults say it in English. A plain ``str`` is a word of the
+    core's that has no parameters (a row's label, a terrain) and is looked up as an id; None
+    is nothing."""
+    if value is None:
+        return ""
+    if isinstance(value, Message):
+        params = {k: _param(k, v, shape, number, listing, typed)
+                  for k, v in value.params.items()}
+        said = shape(value.id)
+        if not params:
+            return said
+        try:
+            return said % params
+        except (KeyError, TypeError, ValueError):   # a translation that lost a placeholder
+            return value.id % params
+    if isinstance(value, str):
+        return shape(value) if value else ""
+    return _param("", value, shape, number, listing, typed)
+
+
+def _param(name: str, value: Any, shape, number, listing, typed) -> str:
+    if isinstance(value, Message):
+        return render(value, shape, number, listing, typed)
+    if isinstance(value, str):
+        return typed(name, value) if typed else value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return number(value)
+    if isinstance(value, (list, tuple)):
+        return listing([_param(name, v, shape, number, listing, typed) for v in value])
+    return str(value)
+
+
+def render_english(id: str, params: Mapping[str, Any]) -> str:
+    if not params:
+        return id
+    return id % {k: _param(k, v, str, str, english_list, None) for k, v in params.items()}
+
+
+# --------------------------------------------------------------------------- keeping
+def to_data(value: Any) -> Any:
+    """``value`` (a state, a score, any JSON-like data) with every message as its id and
+    parameters: ``{"$message": id, "params": {...}}``, for JSON that keeps the message."""
+    if isinstance(value, Message):
+        if not value.params:
+            return {TAG: value.id}
+        return {TAG: value.id, "params": {k: to_data(v) for k, v in value.params.items()}}
+    if isinstance(value, dict):
+        return {k: to_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_data(v) for v in value]
+    return value
+
+
+def from_data(value: Any) -> Any:
+    """What ``to_data`` wrote, with its messages back. Data kept before messages were data
+    holds their English as plain text, which stays plain text."""
+    if isinstance(value, dict):
+        if is_message_data(value):
+            return Message(value[TAG], {k: from_data(v)
+                                        for k, v in (value.get("params") or {}).items()})
+        return {k: from_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_data(v) for v in value]
+    return value
+
+
+def is_message_data(value: dict) -> bool:
+    return (isinstance(value.get(TAG), str) and set(value) <= {TAG, "params"}
+            and isinstance(value.get("params", {}), dict))

@@ -1,0 +1,137 @@
+"""Messages are data (companion.games.messages): a message is its id and its parameters, its
+str is its English, and what keeps it (snapshots, a play's initial state, backups) keeps the id
+and the parameters."""
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.games.messages import (
+    Message,
+    english_list,
+    from_data,
+    join_names,
+    render,
+    say,
+    series,
+    to_data,
+)
+
+TIE = "%(names)s tied on %(total)s: a shared win."
+
+
+@pytest.mark.parametrize("names, english", [
+    ([], ""), (["Ann"], "Ann"), (["Ann", "Bo"], "Ann and Bo"),
+    (["Ann", "Bo", "Cy"], "Ann, Bo and Cy"), (["Ann", "Bo", "Cy", "Di"], "Ann, Bo, Cy and Di"),
+])
+def test_a_list_of_names_in_english(names, english):
+    """One, two, three and more names: "and" before the last, no serial comma (the English the
+    API has always answered with)."""
+    said = say(TIE, names=names, total=40)
+    assert said == f"{english} tied on 40: a shared win."
+    assert join_names(names) == english and join_names(names).params == {"names": names}
+
+
+def test_a_message_is_its_english_and_keeps_its_id_and_parameters():
+    said = say("%(player)s's %(row)s cannot go below %(low)s.", player="Ann",
+               row=say("Outposts built"), low=0)
+    assert said == "Ann's Outposts built cannot go below 0." and isinstance(said, str)
+    assert said.id == "%(player)s's %(row)s cannot go below %(low)s."
+    assert said.params["row"].id == "Outposts built" and said.params["low"] == 0
+    assert "below 0" in said and said.startswith("Ann's") and json.dumps(said) == \
+        json.dumps("Ann's Outposts built cannot go below 0.")
+    plain = say("There is nothing to undo.")
+    assert plain == plain.id == "There is nothing to undo." and plain.params == {}
+
+
+def test_nested_messages_and_lists_of_messages_in_english():
+    moves = say("%(player)s moves %(moves)s.", player="Bo",
+                moves=[say("%(count)s on %(track)s", count=2, track=say("Military")),
+                       say("%(count)s on %(track)s", count=1, track=say("Trade"))])
+    assert moves == "Bo moves 2 on Military and 1 on Trade."
+    assert series([say("Gold %(n)s", n="+3"), say("Silver %(n)s", n="-1"),
+                   "Ann's own words"]) == "Gold +3; Silver -1; Ann's own words"
+    assert series(["a", "b"], ", ") == "a, b" and series(["one."]) == "one."
+    assert series([say("First."), say("Second.")], " ") == "First. Second."
+    with pytest.raises(ValueError):
+        series(["a", "b"], " / ")
+
+
+def test_render_says_each_part_through_the_readers_words():
+    """The page's renderer gets the shape, the number and the list of the reader's language:
+    ids are looked up, names stay as typed, numbers and lists are written the reader's way."""
+    words = {TIE: "%(names)s gleichauf mit %(total)s: ein geteilter Sieg.", "Military": "Militär"}
+    said = say(TIE, names=["Ann", "Bo", "Military"], total=2.5)
+    german = render(said, shape=lambda s: words.get(s, s), number=lambda n: str(n).replace(
+        ".", ","), listing=lambda items: ", ".join(items[:-1]) + " und " + items[-1])
+    assert german == "Ann, Bo und Military gleichauf mit 2,5: ein geteilter Sieg."
+    nested = say("%(row)s: %(count)s", row=say("Military"), count=3)
+    assert render(nested, shape=lambda s: words.get(s, s)) == "Militär: 3"
+    assert render("Military", shape=lambda s: words.get(s, s)) == "Militär"   # a word
+    assert render(None) == "" and render("") == ""
+
+
+def test_a_translation_that_lost_a_placeholder_falls_back_to_the_english_shape():
+    said = say(TIE, names=["Ann", "Bo"], total=3)
+    broken = render(said, shape=lambda s: "%(name)s gleichauf")
+    assert broken == "Ann and Bo tied on 3: a shared win."
+
+
+def test_kept_as_id_and_parameters_and_read_back():
+    """A state with messages written as JSON and read back: the same English, the same ids
+    and parameters, nested messages and lists included; plain data is left as it is."""
+    state = {"table": {"notices": [say(TIE, names=["Ann", "Bo"], total=7),
+                                   say("%(what)s: %(why)s", what=say("Gold"),
+                                       why=[say("one"), "Bo"])]},
+             "setup": {"checklist": ["kept before messages were data"], "n": 3,
+                       "islands": [{"name": "North", "tiles": 4}]}}
+    kept = json.loads(json.dumps(to_data(state)))
+    assert kept["table"]["notices"][0] == {"$message": TIE,
+                                           "params": {"names": ["Ann", "Bo"], "total": 7}}
+    assert kept["setup"] == state["setup"]
+    back = from_data(kept)
+    assert back == state
+    first, second = back["table"]["notices"]
+    assert isinstance(first, Message) and first.id == TIE and first.params["total"] == 7
+    assert second.params["what"].id == "Gold" and second.params["why"][0].id == "one"
+    assert second == "Gold: one and Bo"
+    assert not isinstance(back["setup"]["checklist"][0], Message)
+
+
+def test_only_a_message_is_read_as_one():
+    """Data that merely has the tag among other keys, or a tag that is not text, stays data."""
+    for data in ({"$message": "x", "other": 1}, {"$message": 3}, {"$message": "x", "params": []}):
+        assert from_data(data) == data and not isinstance(from_data(data), Message)
+
+
+def test_copies_and_pickles_are_the_same_message():
+    said = say(TIE, names=["Ann", "Bo"], total=7)
+    assert copy.deepcopy(said) is said and copy.copy(said) is said
+    again = pickle.loads(pickle.dumps({"n": [said]}))["n"][0]
+    assert again == said and again.id == said.id and again.params == said.params
+    assert repr(said) == "say('%(names)s tied on %(total)s: a shared win.', " \
+        "names=['Ann', 'Bo'], total=7)"
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
+PARAM = st.recursive(
+    st.one_of(TEXT, st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.builds(lambda a, b: say("%(a)s (%(b)s)", a=a, b=b), inner, inner)),
+    max_leaves=8)
+
+
+@given(PARAM, PARAM)
+def test_any_message_survives_keeping(a, b):
+    said = say("%(a)s, then %(b)s", a=a, b=b)
+    back = from_data(json.loads(json.dumps(to_data({"m": said}))))["m"]
+    assert back == said and back.id == said.id and render(back) == render(said) == str(said)
+
+
+def test_english_list_is_the_default_listing():
+    assert english_list(["a", "b", "c"]) == "a, b and c" and english_list([]) == ""
