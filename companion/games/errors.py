@@ -1,25 +1,14 @@
 """What the rules core says when input is bad or a rule is broken.
 
 Pure: standard library only. Every bad input raises :class:`RuleError` with a message a person
-understands and the field at fault; the web turns it into an inline message or a JSON error,
-the CLI into exit code 2.
+understands (``say(...)``: companion.games.messages) and the field at fault; the web turns it
+into an inline message or a JSON error, the CLI into exit code 2.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-
-def say(shape: str, **params: Any) -> str:
-    """English words for a player, built from a *shape*: an English text with ``%(name)s``
-    placeholders that is also its message id for German and French (``make i18n`` extracts
-    the first argument of every ``say(...)``: write it as one string literal). The answer is a
-    plain ``str``, so JSON, snapshots and the API keep the English; a page matches the text
-    back against the catalogue's shapes and says it in the player's language
-    (companion.web.core_words.core). Parameters named like a player's name (``name``,
-    ``names``, ``player``, ``players``, ``who``, or ending in ``_name``) stay as typed there;
-    the others are translated in turn (a row's label, a card's name, another said text)."""
-    return shape % params if params else shape
+from .messages import Message, say  # noqa: F401 (say: where the games have always found it)
 
 
 class RuleError(Exception):
@@ -29,7 +18,8 @@ class RuleError(Exception):
                  code: str = "invalid_input", status: int = 400,
                  fields: Sequence[str] = ()):
         super().__init__(message)
-        self.message = message
+        # a message (companion.games.messages); a plain text is a message without parameters
+        self.message = message if isinstance(message, Message) else Message(message)
         self.field = field
         self.code = code
         self.status = status

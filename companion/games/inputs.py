@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RuleError, say
+from .errors import RuleError
+from .messages import Message, say
 from .names import MAX_NAME, check_name, normalise_name, refuse_look_alikes  # noqa: F401
 
 MAX_NUMBER = 10_000
@@ -30,6 +31,9 @@ class Option:
     help: str = ""
     choice_labels: tuple = ()     # (choice, words for people) pairs; else the choice itself
 
+    def __post_init__(self) -> None:
+        said(self, "label", "help")
+
     def choice_label(self, choice: Any) -> str:
         return dict(self.choice_labels).get(choice) or str(choice).replace("_", " ")
 
@@ -48,12 +52,12 @@ class Option:
             return check_bool(value, where, self.label)
         if self.kind == "choice":
             if value not in self.choices:
-                allowed = ", ".join(map(str, self.choices))
-                raise RuleError(f"{self.label} must be one of: {allowed}.", where)
+                raise RuleError(say("%(row)s must be one of: %(choices)s.", row=self.label,
+                                    choices=", ".join(map(str, self.choices))), where)
             return value
         if self.kind == "int":
             return check_int(value, where, self.label, self.minimum, self.maximum)
-        raise RuleError(f"Option {self.name} cannot be set.", where)
+        raise RuleError(say("Option %(key)s cannot be set.", key=self.name), where)
 
 
 def parse_options(specs: Sequence[Option], options: Any, *,
@@ -68,7 +72,8 @@ def parse_options(specs: Sequence[Option], options: Any, *,
     allowed = set(by_name) | set(passthrough)
     for key in options:
         if key not in allowed:
-            raise RuleError(f"Unknown option '{key}'.", f"options.{key}", "unknown_field")
+            raise RuleError(say("Unknown option '%(key)s'.", key=key), f"options.{key}",
+                            "unknown_field")
     out = {o.name: o.default for o in specs}
     for key, value in options.items():
         out[key] = by_name[key].parse(value) if key in by_name else value
@@ -78,15 +83,16 @@ def parse_options(specs: Sequence[Option], options: Any, *,
 # --------------------------------------------------------------------------- values
 def check_object(value: Any, allowed: Iterable[str], where: str | None = None,
                  message: str = "The request must be a JSON object.",
-                 noun: str = "field") -> dict:
-    """A JSON object whose keys are all in ``allowed``; the first unknown key is named."""
+                 unknown: str = say("Unknown field '%(key)s'.")) -> dict:
+    """A JSON object whose keys are all in ``allowed``; the first unknown key is named in the
+    words of ``unknown`` (a message with a %(key)s)."""
     if not isinstance(value, dict):
         raise RuleError(message, where)
     unknown = set(value) - set(allowed)
     if unknown:
         key = sorted(unknown, key=str)[0]
         path = f"{where}.{key}" if where else str(key)
-        raise RuleError(f"Unknown {noun} '{key}'.", path, "unknown_field")
+        raise RuleError(say(unknown, key=str(key)), path, "unknown_field")
     return value
 
 
@@ -196,6 +202,9 @@ class SheetField:
     def key_label(self, key: str) -> str:
         return dict(self.key_labels).get(key) or key
 
+    def __post_init__(self) -> None:
+        said(self, "label", "help", "when_label")
+
     def empty(self) -> Any:
         return {"int": 0, "bool": False, "list": [], "counts": {}, "choice": None,
                 "text": ""}[self.kind]
@@ -212,21 +221,24 @@ class SheetField:
             return check_bool(value, where, self.label)
         if self.kind == "list":
             if not isinstance(value, list):
-                raise RuleError(f"{self.label} must be a list of numbers.", where)
+                raise RuleError(say("%(row)s must be a list of numbers.", row=self.label), where)
             if len(value) > self.max_items:
-                raise RuleError(f"{self.label} can hold at most {self.max_items} entries.", where)
+                raise RuleError(say("%(row)s can hold at most %(count)s entries.", row=self.label,
+                                    count=self.max_items), where)
             return [check_int(v, f"{where}[{i}]", self.label, self.minimum, self.maximum)
                     for i, v in enumerate(value)]
         if self.kind == "counts":
             if not isinstance(value, dict):
-                raise RuleError(f"{self.label} must be an object of counts.", where)
+                raise RuleError(say("%(row)s must be an object of counts.", row=self.label),
+                                where)
             out = {}
             for key, count in value.items():
                 if self.keys and key not in self.keys:
-                    raise RuleError(f"{self.label}: unknown kind '{key}'.", f"{where}.{key}",
+                    raise RuleError(unknown_kind(self.label, key), f"{where}.{key}",
                                     "unknown_field")
                 if not self.keys and (not isinstance(key, str) or not key or len(key) > MAX_NAME):
-                    raise RuleError(f"{self.label}: each kind needs a short name.", where)
+                    raise RuleError(say("%(row)s: each kind needs a short name.", row=self.label),
+                                    where)
                 out[key] = check_int(count, f"{where}.{key}", self.label, self.minimum,
                                      self.maximum)
             return out
@@ -234,15 +246,32 @@ class SheetField:
             if value in (None, ""):
                 return None
             if self.choices and value not in self.choices:
-                raise RuleError(f"{self.label} must be one of: {', '.join(self.choices)}.", where)
+                raise RuleError(say("%(row)s must be one of: %(choices)s.", row=self.label,
+                                    choices=", ".join(self.choices)), where)
             if not isinstance(value, str) or len(value) > MAX_NAME:
-                raise RuleError(f"{self.label} must be a short name.", where)
+                raise RuleError(say("%(row)s must be a short name.", row=self.label), where)
             return value
         if self.kind == "text":
             if not isinstance(value, str) or len(value) > 500:
-                raise RuleError(f"{self.label} must be a text of at most 500 characters.", where)
+                raise RuleError(say("%(row)s must be a text of at most 500 characters.",
+                                    row=self.label), where)
             return value
-        raise RuleError(f"{self.label} cannot be set.", where)
+        raise RuleError(say("%(row)s cannot be set.", row=self.label), where)
+
+
+def unknown_kind(label: str, key: Any) -> Message:
+    """A kind a counts row does not have ("Delivered livestock: unknown kind 'yak'.")."""
+    return say("%(row)s: unknown kind '%(key)s'.", row=label, key=str(key))
+
+
+def said(spec: Any, *names: str) -> None:
+    """A declaration's words as messages (written as say("...") where declared, so that
+    `make i18n` finds them; a plain text is made one), so a sentence that names them says
+    them in the reader's language too."""
+    for name in names:
+        value = getattr(spec, name)
+        if isinstance(value, str) and not isinstance(value, Message):
+            object.__setattr__(spec, name, Message(value))
 
 
 def active_fields(fields: Sequence[SheetField], options: dict) -> list[SheetField]:
@@ -276,8 +305,8 @@ def parse_sheet(fields: Sequence[SheetField], sheet: Any, options: dict, where: 
     refuse_idle_rows(fields, options, sheet, where)
     for key in sheet:
         if key not in by_name:
-            raise RuleError(f"Unknown score-sheet field '{key}'.", f"{where}.{key}",
-                            "unknown_field")
+            raise RuleError(say("Unknown score-sheet field '%(key)s'.", key=str(key)),
+                            f"{where}.{key}", "unknown_field")
     out = {}
     for name, spec in by_name.items():
         if name in sheet:
@@ -302,7 +331,8 @@ def parse_score_players(body: Any, fields: Sequence[SheetField], options: dict,
         extra = set(entry) - {"name", "sheet"}
         if extra:
             key = sorted(extra)[0]
-            raise RuleError(f"Unknown field '{key}'.", f"players[{i}].{key}", "unknown_field")
+            raise RuleError(say("Unknown field '%(key)s'.", key=str(key)), f"players[{i}].{key}",
+                            "unknown_field")
         out.append({"name": name,
                     "sheet": parse_sheet(fields, entry.get("sheet"), options,
                                          f"players[{i}].sheet")})

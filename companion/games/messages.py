@@ -33,7 +33,7 @@ class Message(str):
     params: dict[str, Any]
 
     def __new__(cls, id: str, params: Mapping[str, Any] | None = None) -> Message:
-        params = dict(params) if params else {}
+        id, params = str(id), dict(params) if params else {}
         self = super().__new__(cls, render_english(id, params))
         self.id, self.params = id, params
         return self

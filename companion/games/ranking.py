@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .box_questions import Unknowns
-from .errors import say
+from .messages import join_names, say, series
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def tiebreak_sentence(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
     top = [r for r in ordered if total(r) == total(ordered[0])]
     if len(top) < 2:
         return None
-    return " ".join(explain_tie(top, tiebreaks, 1, number(total(top[0]))))
+    return series(explain_tie(top, tiebreaks, 1, number(total(top[0]))), " ")
 
 
 def tie_sentences(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
@@ -141,7 +141,7 @@ def explain_tie(group: list[dict], tiebreaks: Sequence[Tiebreak], place: int, to
         rest = tiebreaks[k + 1:]
         parts = split_by(group, tb.value)
         leaders = parts[0]
-        others = ", ".join(str(number(v)) for v in values[len(leaders):])
+        others = series([number(v) for v in values[len(leaders):]], ", ")
         settled = len(leaders) == 1 or not splits(leaders, rest)
         if not settled:
             verb = "stays ahead" if len(leaders) == 1 else "stay ahead"
@@ -192,18 +192,6 @@ def ordinal(n: int) -> str:
 
 def number(value: float) -> Any:
     return int(value) if float(value).is_integer() else value
-
-
-def count_of(n: int, singular: str, plural: str | None = None) -> str:
-    """"1 outpost", "3 outposts": a count with its noun in the right number."""
-    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
-
-
-def join_names(names: Sequence[str]) -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def score_response(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),

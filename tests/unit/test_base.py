@@ -73,11 +73,3 @@ def test_check_int_refuses_unicode_digits_cleanly():
     for text in ("²", "١٢", "1²", "-", "", "9" * 40):
         with pytest.raises(RuleError):
             check_int(text, "f")
-
-
-def test_count_of_puts_the_noun_in_the_right_number():
-    from companion.games.ranking import count_of
-
-    assert count_of(1, "outpost") == "1 outpost"
-    assert count_of(0, "outpost") == "0 outposts"
-    assert count_of(2, "fortress", "fortresses") == "2 fortresses"

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from ..inputs import Option, SheetField, check_object
+from ..messages import say
 from ..protocol import Game
 from . import play
 from .captains import CAPTAIN_BONUS, validate_captain_catalogue
@@ -19,7 +20,7 @@ from .events import EVENTS, SCORE_TYPES
 from .scoring import LIVESTOCK, LIVESTOCK_LABELS, score_body
 from .table_setup import build_setup
 
-ROCKS = {"when": "rocks_of_ruin", "when_label": "Rocks of Ruin"}   # the expansion's name
+ROCKS = {"when": "rocks_of_ruin", "when_label": say("Rocks of Ruin")}   # the expansion's name
 # The score pad is filled in at the game's end (base rulebook: its 7 rows; Rocks of Ruin adds
 # salvaged gold and raided fortresses): every row is an end-game row; the rows only one
 # captain reads are needed by the sheets naming that captain.
@@ -40,30 +41,33 @@ def names_box_captain(key: str):
 
 
 SHEET_FIELDS = (
-    SheetField("livestock", "Delivered livestock", "counts", keys=tuple(LIVESTOCK),
+    SheetField("livestock", say("Delivered livestock"), "counts", keys=tuple(LIVESTOCK),
                key_labels=tuple(LIVESTOCK_LABELS.items()),
-               help="How many of each type you delivered.", **END),
-    SheetField("outposts", "Outposts built", maximum=5, **END),
-    SheetField("enemy_ships", "Enemy ships destroyed", **END),
-    SheetField("settlements", "Raided settlements", "list", minimum=2, maximum=5, max_items=14,
-               help="The strength (2 to 5) of each settlement you raided.", **END),
-    SheetField("viking_deaths", "Viking deaths", **END),
-    SheetField("captain", "Captain", "choice", help="The captain you kept.", **END),
-    SheetField("captain_2", "Second captain (solo game only)", "choice",
-               help="The solo game deals 2 captains and scores the lower one."),
-    SheetField("archer_tiles", "Archer: tiles from the Mainland to your farthest outpost",
-               help="Shortest route; only the Archer scores this.", **END,
+               help=say("How many of each type you delivered."), **END),
+    SheetField("outposts", say("Outposts built"), maximum=5, **END),
+    SheetField("enemy_ships", say("Enemy ships destroyed"), **END),
+    SheetField("settlements", say("Raided settlements"), "list", minimum=2, maximum=5,
+               max_items=14, help=say("The strength (2 to 5) of each settlement you raided."),
+               **END),
+    SheetField("viking_deaths", say("Viking deaths"), **END),
+    SheetField("captain", say("Captain"), "choice", help=say("The captain you kept."), **END),
+    SheetField("captain_2", say("Second captain (solo game only)"), "choice",
+               help=say("The solo game deals 2 captains and scores the lower one.")),
+    SheetField("archer_tiles", say("Archer: tiles from the Mainland to your farthest outpost"),
+               help=say("Shortest route; only the Archer scores this."), **END,
                needed=names_captain("Archer")),
-    SheetField("gold", "Salvaged gold", **ROCKS, **END),
-    SheetField("fortresses", "Raided fortresses", "list", minimum=4, maximum=6, max_items=5,
-               **ROCKS, help="The value (4 to 6) of each fortress you raided.", **END),
-    SheetField("shipwreck_tokens", "Shipwreck tokens left on your dashboard (gold included)",
-               **ROCKS, **END, needed=names_captain("Adventurer")),
-    SheetField("captain_vp", "Captain bonus VP (a captain from the box catalogue)",
-               **ROCKS, help="Only for a captain whose bonus the app cannot "
-                                           "compute; ignored for the others.", **END,
+    SheetField("gold", say("Salvaged gold"), **ROCKS, **END),
+    SheetField("fortresses", say("Raided fortresses"), "list", minimum=4, maximum=6,
+               max_items=5, **ROCKS,
+               help=say("The value (4 to 6) of each fortress you raided."), **END),
+    SheetField("shipwreck_tokens",
+               say("Shipwreck tokens left on your dashboard (gold included)"), **ROCKS, **END,
+               needed=names_captain("Adventurer")),
+    SheetField("captain_vp", say("Captain bonus VP (a captain from the box catalogue)"),
+               **ROCKS, help=say("Only for a captain whose bonus the app cannot compute; "
+                                 "ignored for the others."), **END,
                needed=names_box_captain("captain")),
-    SheetField("captain_2_vp", "Second captain bonus VP (solo, box-catalogue captain)",
+    SheetField("captain_2_vp", say("Second captain bonus VP (solo, box-catalogue captain)"),
                **ROCKS, **END, needed=names_box_captain("captain_2")),
 )
 
@@ -73,15 +77,15 @@ class ExplorersGame(Game):
     name = "Explorers of the North Sea"
     min_players = 1
     max_players = 5
-    options = (Option("rocks_of_ruin", "Rocks of Ruin expansion", "bool", False,
-                      help="72 tiles, fortresses, shipwrecks, structures, 2 more captains "
-                           "and a fifth player."),)
+    options = (Option("rocks_of_ruin", say("Rocks of Ruin expansion"), "bool", False,
+                      help=say("72 tiles, fortresses, shipwrecks, structures, 2 more captains "
+                               "and a fifth player.")),)
     phases = ("turns",)
     rounds = None
     sheet_fields = SHEET_FIELDS
-    catalogue_help = ("Extra captains your Rocks of Ruin box holds beyond the Berserker and "
-                      "the Adventurer: each one's name and bonus. Their bonus VP is typed on the "
-                      "score sheet.")
+    catalogue_help = say("Extra captains your Rocks of Ruin box holds beyond the Berserker and "
+                         "the Adventurer: each one's name and bonus. Their bonus VP is typed on "
+                         "the score sheet.")
 
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:
@@ -96,7 +100,7 @@ class ExplorersGame(Game):
 
     def validate_catalogue(self, data: Any) -> dict:
         check_object(data, ("captains",), None, "The catalogue must be a JSON object.",
-                     "catalogue field")
+                     say("Unknown catalogue field '%(key)s'."))
         return {"captains": validate_captain_catalogue(data.get("captains", []))}
 
     def start_state(self, state: dict) -> dict:

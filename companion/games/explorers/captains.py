@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..errors import DUPLICATE, RuleError, say
+from ..errors import DUPLICATE, RuleError
 from ..inputs import MAX_NAME, check_object
+from ..messages import Message, say, series
 
-BASE_CAPTAINS = ("Archer", "Barbarian", "Cartographer", "Hero", "Huntsman", "Queen", "Scout",
-                 "Shieldmaiden", "Trader", "Tyrant", "Watchman")
-ROCKS_CAPTAINS = ("Berserker", "Adventurer")
+# TRANSLATORS: Explorers of the North Sea captains: no German or French card list was at
+# hand, so these names are our own translations.
+BASE_CAPTAINS = (say("Archer"), say("Barbarian"), say("Cartographer"), say("Hero"),
+                 say("Huntsman"), say("Queen"), say("Scout"), say("Shieldmaiden"),
+                 say("Trader"), say("Tyrant"), say("Watchman"))
+ROCKS_CAPTAINS = (say("Berserker"), say("Adventurer"))
 SOLO_REMOVED = ("Queen", "Scout")
 MAX_CATALOGUE_CAPTAINS = 10
 MAX_BONUS_TEXT = 500
@@ -58,6 +63,12 @@ def known_captains(rocks_of_ruin: bool, catalogue: dict) -> list[str]:
     return names
 
 
+def captain_word(name: Any) -> Message | str:
+    """A captain named in a sentence: a boxed captain in the reader's words, a captain of the
+    box data as typed."""
+    return next((c for c in BASE_CAPTAINS + ROCKS_CAPTAINS if c == name), name)
+
+
 def captain_pool(rocks_of_ruin: bool, catalogue: dict, solo: bool) -> list[str]:
     """The captains shuffled at setup (the solo game removes the Queen and the Scout)."""
     pool = known_captains(rocks_of_ruin, catalogue)
@@ -70,14 +81,16 @@ def canonical_captain(value: str, rocks_of_ruin: bool, catalogue: dict, solo: bo
     by_fold = {c.casefold(): c for c in known_captains(True, catalogue)}
     name = by_fold.get(" ".join(value.split()).casefold())
     if name is None:
-        raise RuleError(f"There is no captain called '{value}'. Captains: "
-                        f"{', '.join(known_captains(rocks_of_ruin, catalogue))}.",
+        raise RuleError(say("There is no captain called '%(name)s'. Captains: %(captains)s.",
+                            name=value, captains=series(
+                                known_captains(rocks_of_ruin, catalogue), ", ")),
                         where, "unknown_captain", 422)
     if name not in known_captains(rocks_of_ruin, catalogue):
-        raise RuleError(f"The {name} comes with Rocks of Ruin; turn the expansion on.",
-                        where, "needs_expansion", 422)
+        raise RuleError(say("The %(captain)s comes with Rocks of Ruin; turn the expansion on.",
+                            captain=name), where, "needs_expansion", 422)
     if solo and name in SOLO_REMOVED:
-        raise RuleError(f"The solo game removes the {name}.", where, "not_in_solo", 422)
+        raise RuleError(say("The solo game removes the %(captain)s.", captain=name), where,
+                        "not_in_solo", 422)
     return name
 
 
@@ -150,7 +163,7 @@ def _count_bonus(name: str, unit: str, read: Callable[[CaptainContext], int]) ->
     def bonus(ctx: CaptainContext) -> tuple[int, str]:
         n = read(ctx)
         return n, say("%(captain)s: 1 VP per %(unit)s, %(count)s in all = %(vp)s VP.",
-                      captain=name, unit=unit, count=n, vp=n)
+                      captain=captain_word(name), unit=unit, count=n, vp=n)
     return bonus
 
 
@@ -188,8 +201,8 @@ def captain_bonus(name: str, ctx: CaptainContext, hand_vp: int) -> tuple[int, st
     box-catalogue captain whose bonus cannot be computed."""
     if name in BONUSES:
         return BONUSES[name](ctx)
-    return hand_vp, say("%(captain)s: bonus entered by hand = %(vp)s VP.", captain=name,
-                        vp=hand_vp)
+    return hand_vp, say("%(captain)s: bonus entered by hand = %(vp)s VP.",
+                        captain=captain_word(name), vp=hand_vp)
 
 
 # --------------------------------------------------------------------------- catalogue
@@ -198,8 +211,8 @@ def validate_captain_catalogue(data) -> list[dict]:
     if not isinstance(data, list):
         raise RuleError("captains must be a list of {name, bonus}.", "captains")
     if len(data) > MAX_CATALOGUE_CAPTAINS:
-        raise RuleError(f"The catalogue holds at most {MAX_CATALOGUE_CAPTAINS} extra captains.",
-                        "captains")
+        raise RuleError(say("The catalogue holds at most %(count)s extra captains.",
+                            count=MAX_CATALOGUE_CAPTAINS), "captains")
     boxed = {c.casefold() for c in BASE_CAPTAINS + ROCKS_CAPTAINS}
     taken: set[str] = set()
     clean = []
@@ -207,7 +220,8 @@ def validate_captain_catalogue(data) -> list[dict]:
         captain = _catalogue_captain(entry, f"captains[{i}]")
         name = captain["name"].casefold()
         if name in boxed or name in taken:
-            raise RuleError(f"There is already a captain called {captain['name']}.",
+            raise RuleError(say("There is already a captain called %(name)s.",
+                                name=captain["name"]),
                             f"captains[{i}].name", "invalid_input" if name in boxed else DUPLICATE)
         taken.add(name)
         clean.append(captain)
@@ -219,9 +233,9 @@ def _catalogue_captain(entry, where: str) -> dict:
                  "Each captain needs a name and a bonus description.")
     name, bonus = entry.get("name"), entry.get("bonus")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise RuleError(f"A captain needs a name of 1 to {MAX_NAME} characters.",
-                        f"{where}.name")
+        raise RuleError(say("A captain needs a name of 1 to %(count)s characters.",
+                            count=MAX_NAME), f"{where}.name")
     if not isinstance(bonus, str) or not bonus.strip() or len(bonus) > MAX_BONUS_TEXT:
-        raise RuleError(f"Describe the captain's bonus (1 to {MAX_BONUS_TEXT} characters).",
-                        f"{where}.bonus")
+        raise RuleError(say("Describe the captain's bonus (1 to %(count)s characters).",
+                            count=MAX_BONUS_TEXT), f"{where}.bonus")
     return {"name": " ".join(name.split()), "bonus": bonus.strip()}

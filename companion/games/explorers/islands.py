@@ -15,10 +15,13 @@ from typing import Any
 
 from ..errors import RuleError
 from ..inputs import MAX_NUMBER, check_bool, check_int, check_object
-from ..ranking import join_names
+from ..messages import Message, join_names, say
 
 INFLUENCE = {"vikings": 1, "outposts": 2, "mill": 1, "workshop": 1, "barracks": 2}
 STRUCTURES = ("mill", "workshop", "barracks")
+# the pieces as a sentence names them (a count beside: "2 vikings", "the mill")
+PIECE_NAMES = {"vikings": say("vikings"), "outposts": say("outposts"), "mill": say("mill"),
+               "workshop": say("workshop"), "barracks": say("barracks")}
 PIECES = {"vikings": 7, "outposts": 5, "mill": 1, "workshop": 1, "barracks": 1}
 ISLAND_KEYS = ("tiles", "complete", "unraided_fortress", "influence", "name")
 MAX_ISLANDS = 60
@@ -40,7 +43,8 @@ def parse_islands(raw: Any, players: list[str], rocks_of_ruin: bool,
     if not isinstance(raw, list):
         raise RuleError("islands must be a list of islands.", "islands")
     if len(raw) > MAX_ISLANDS:
-        raise RuleError(f"At most {MAX_ISLANDS} islands can be scored.", "islands")
+        raise RuleError(say("At most %(count)s islands can be scored.", count=MAX_ISLANDS),
+                        "islands")
     islands = [parse_island(entry, f"islands[{i}]", players, rocks_of_ruin)
                for i, entry in enumerate(raw)]
     check_piece_totals(islands, players, field_for)
@@ -50,17 +54,17 @@ def parse_islands(raw: Any, players: list[str], rocks_of_ruin: bool,
 def parse_island(raw: Any, where: str, players: list[str], rocks_of_ruin: bool) -> dict:
     """One island: {tiles, complete, unraided_fortress, influence{player: pieces}, name?}."""
     check_object(raw, ISLAND_KEYS, where, "An island needs tiles, complete and influence.",
-                 "island field")
+                 say("Unknown island field '%(key)s'."))
     if "tiles" not in raw:
         raise RuleError("Say how many tiles the island covers.", f"{where}.tiles")
     if "complete" not in raw:
         raise RuleError("Say whether the island is complete (surrounded by sea).",
                         f"{where}.complete")
-    island = {"tiles": check_int(raw["tiles"], f"{where}.tiles", "Tiles", 1, MAX_NUMBER),
-              "complete": check_bool(raw["complete"], f"{where}.complete", "Complete"),
+    island = {"tiles": check_int(raw["tiles"], f"{where}.tiles", say("Tiles"), 1, MAX_NUMBER),
+              "complete": check_bool(raw["complete"], f"{where}.complete", say("Complete")),
               "unraided_fortress": check_bool(raw.get("unraided_fortress", False),
                                               f"{where}.unraided_fortress",
-                                              "Unraided fortress")}
+                                              say("Unraided fortress"))}
     if island["unraided_fortress"] and not rocks_of_ruin:
         raise RuleError("Fortresses come with Rocks of Ruin; turn the expansion on.",
                         f"{where}.unraided_fortress", "needs_expansion", 422)
@@ -73,8 +77,8 @@ def parse_island(raw: Any, where: str, players: list[str], rocks_of_ruin: bool) 
 
 def parse_island_name(value: Any, where: str) -> str:
     if not isinstance(value, str) or len(value) > MAX_ISLAND_NAME:
-        raise RuleError(f"An island's name is a text of at most {MAX_ISLAND_NAME} characters.",
-                        where)
+        raise RuleError(say("An island's name is a text of at most %(count)s characters.",
+                            count=MAX_ISLAND_NAME), where)
     return " ".join(value.split())
 
 
@@ -86,8 +90,8 @@ def parse_influence(raw: Any, where: str, players: list[str], rocks_of_ruin: boo
         raise RuleError("influence must be an object of players' pieces.", where)
     for name in raw:
         if name not in players:
-            raise RuleError(f"{name} is not a player of this game.", f"{where}.{name}",
-                            "unknown_player", 422)
+            raise RuleError(say("%(player)s is not a player of this game.", player=name),
+                            f"{where}.{name}", "unknown_player", 422)
     return {p: parse_pieces(raw.get(p), f"{where}.{p}", rocks_of_ruin) for p in players}
 
 
@@ -96,7 +100,8 @@ def parse_pieces(raw: Any, where: str, rocks_of_ruin: bool, *, fill: bool = True
     if raw is None:
         raw = {}
     check_object(raw, INFLUENCE, where,
-                 "A player's pieces must be an object, e.g. {\"vikings\": 2}.", "piece")
+                 "A player's pieces must be an object, e.g. {\"vikings\": 2}.",
+                 say("Unknown piece '%(key)s'."))
     pieces = {}
     for key in INFLUENCE:
         if key not in raw:
@@ -109,12 +114,13 @@ def parse_pieces(raw: Any, where: str, rocks_of_ruin: bool, *, fill: bool = True
 
 def parse_piece_count(key: str, value: Any, where: str, rocks_of_ruin: bool) -> int:
     if key in STRUCTURES:
-        built = value if isinstance(value, bool) else check_int(value, where, key, 0, 1)
+        built = value if isinstance(value, bool) else check_int(value, where, PIECE_NAMES[key],
+                                                                0, 1)
         if built and not rocks_of_ruin:
-            raise RuleError(f"The {key} comes with Rocks of Ruin; turn the expansion on.",
-                            where, "needs_expansion", 422)
+            raise RuleError(say("The %(piece)s comes with Rocks of Ruin; turn the expansion on.",
+                                piece=PIECE_NAMES[key]), where, "needs_expansion", 422)
         return int(built)
-    return check_int(value, where, key, 0, MAX_NUMBER)
+    return check_int(value, where, PIECE_NAMES[key], 0, MAX_NUMBER)
 
 
 def check_piece_totals(islands: list[dict], players: list[str], field_for: FieldFor) -> None:
@@ -125,9 +131,10 @@ def check_piece_totals(islands: list[dict], players: list[str], field_for: Field
             for i, island in enumerate(islands):
                 total += island["influence"][player][key]
                 if total > limit:
-                    raise RuleError(f"{player} has only {limit} {key} in all, but the islands "
-                                    f"hold {total}.", field_for(i, player, key),
-                                    "too_many_pieces", 422)
+                    raise RuleError(say("%(player)s has only %(count)s %(piece)s in all, but "
+                                        "the islands hold %(total)s.", player=player,
+                                        count=limit, piece=PIECE_NAMES[key], total=total),
+                                    field_for(i, player, key), "too_many_pieces", 422)
 
 
 # --------------------------------------------------------------------------- control
@@ -148,18 +155,19 @@ def island_control(island: dict, players: list[str]) -> dict:
     return out
 
 
-def _controllers(island: dict, leaders: list[str], best: int) -> tuple[list[str], str]:
+def _controllers(island: dict, leaders: list[str], best: int) -> tuple[list[str], Message]:
     tiles = island["tiles"]
     if not island["complete"]:
-        return [], "Incomplete (not surrounded by sea): scores for nobody."
+        return [], say("Incomplete (not surrounded by sea): scores for nobody.")
     if island["unraided_fortress"]:
-        return [], "An unraided fortress still stands on it: scores for nobody."
+        return [], say("An unraided fortress still stands on it: scores for nobody.")
     if not leaders:
-        return [], "Nobody has any influence here: scores for nobody."
+        return [], say("Nobody has any influence here: scores for nobody.")
     if len(leaders) == 1:
-        return leaders, f"{leaders[0]} controls it with {best} influence: {tiles} VP."
-    return leaders, (f"{join_names(leaders)} tie on {best} influence: each scores "
-                     f"{tiles} VP.")
+        return leaders, say("%(player)s controls it with %(count)s influence: %(vp)s VP.",
+                            player=leaders[0], count=best, vp=tiles)
+    return leaders, say("%(names)s tie on %(count)s influence: each scores %(vp)s VP.",
+                        names=join_names(leaders), count=best, vp=tiles)
 
 
 def player_islands(controls: list[dict], islands: list[dict], player: str) -> dict:

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import RuleError, say
+from ..errors import RuleError
 from ..inputs import MAX_NUMBER, check_delta, check_int, player_of
+from ..messages import Message, say, series
+from .captains import captain_word
 from .islands import (
     INFLUENCE,
     ISLAND_KEYS,
     MAX_ISLANDS,
+    PIECE_NAMES,
     STRUCTURES,
     parse_islands,
     parse_pieces,
@@ -107,8 +110,8 @@ def island_index(state: dict, data: dict) -> int:
         raise RuleError("There is no island yet; add one first.", "data.island",
                         "no_island", 422)
     if index >= len(islands):
-        raise RuleError(f"There is no island {index + 1} on the table: it has "
-                        f"{len(islands)}.", "data.island",
+        raise RuleError(say("There is no island %(n)s on the table: it has %(count)s.",
+                            n=index + 1, count=len(islands)), "data.island",
                         "unknown_island", 422)
     return index
 
@@ -133,14 +136,15 @@ def check_keys(data: dict, allowed: tuple) -> None:
     unknown = set(data) - set(allowed)
     if unknown:
         key = sorted(unknown)[0]
-        raise RuleError(f"Unknown field '{key}'.", f"data.{key}", "unknown_field")
+        raise RuleError(say("Unknown field '%(key)s'.", key=key), f"data.{key}",
+                        "unknown_field")
 
 
 def add_island(state: dict, data: dict) -> dict:
     check_keys(data, ISLAND_KEYS)
     if len(state["table"]["islands"]) >= MAX_ISLANDS:
-        raise RuleError(f"The table already has {MAX_ISLANDS} islands, the most a play "
-                        "keeps.", "type", "too_many_islands", 422)
+        raise RuleError(say("The table already has %(count)s islands, the most a play keeps.",
+                            count=MAX_ISLANDS), "type", "too_many_islands", 422)
     island = {"complete": False, **data}
     islands = state["table"]["islands"] + [island]
     return store_islands(state, islands, len(islands) - 1,
@@ -156,8 +160,9 @@ def update_island(state: dict, data: dict) -> dict:
     if add:
         tiles = islands[i]["tiles"] + add["tiles"]
         if not 1 <= tiles <= MAX_NUMBER:      # the count so far is the play's: a 422
-            raise RuleError(f"{island_title(state, i)} covers {islands[i]['tiles']} tiles; "
-                            f"that would make {tiles}.", "data.add.tiles", "out_of_range", 422)
+            raise RuleError(say("%(island)s covers %(count)s tiles; that would make %(total)s.",
+                                island=island_title(state, i), count=islands[i]["tiles"],
+                                total=tiles), "data.add.tiles", "out_of_range", 422)
         islands[i]["tiles"] = tiles
     return store_islands(state, islands, i, "data.influence.{player}.{key}")
 
@@ -188,8 +193,9 @@ def set_influence(state: dict, data: dict) -> dict:
                             f"data.add.{key}", "out_of_range", 422)
         most = 1 if key in STRUCTURES else MAX_NUMBER
         if held.get(key, 0) + n > most:
-            raise RuleError(f"{player} has {held.get(key, 0)} {PIECE_NAMES.get(key, key)} "
-                            f"there; at most {most} can stand on one island.",
+            raise RuleError(say("%(player)s has %(count)s %(piece)s there; at most %(high)s can "
+                                "stand on one island.", player=player, count=held.get(key, 0),
+                                piece=PIECE_NAMES.get(key, key), high=most),
                             f"data.add.{key}", "out_of_range", 422)
         pieces[key] = held.get(key, 0) + n
     influence[player] = {**influence.get(player, {}), **pieces}
@@ -204,16 +210,17 @@ def adds_of(data: dict, allowed: tuple) -> dict:
     if add is None:
         return {}
     if not isinstance(add, dict) or not add:
-        raise RuleError(f"add must be an object of numbers, e.g. {{\"{allowed[0]}\": 1}}.",
-                        "data.add")
+        raise RuleError(say("add must be an object of numbers, e.g. {\"%(key)s\": 1}.",
+                            key=allowed[0]), "data.add")
     out = {}
     for key, n in add.items():
         if key not in allowed:
-            raise RuleError(f"Unknown field '{key}'.", f"data.add.{key}", "unknown_field")
+            raise RuleError(say("Unknown field '%(key)s'.", key=key), f"data.add.{key}",
+                            "unknown_field")
         if key in data:
-            raise RuleError(f"'{key}' is either set or added to in one change, not both.",
-                            f"data.add.{key}")
-        out[key] = check_delta(n, f"data.add.{key}", PIECE_NAMES.get(key, key), 100)
+            raise RuleError(say("'%(key)s' is either set or added to in one change, not both.",
+                                key=key), f"data.add.{key}")
+        out[key] = check_delta(n, f"data.add.{key}", ADD_NAMES.get(key, key), 100)
     return out
 
 
@@ -242,16 +249,16 @@ def dealt_captain(state: dict, player: str, captain: str, field: str) -> str:
     for name in dealt:
         if name.casefold() == wanted:
             return name
-    holder = next((other for other, pair in state["setup"]["captains"].items()
-                   if any(name.casefold() == wanted for name in pair)), None)
+    holder, held = next(((other, name) for other, pair in state["setup"]["captains"].items()
+                         for name in pair if name.casefold() == wanted), (None, None))
     if holder is not None:
         raise RuleError(say("The %(captain)s was dealt to %(name)s; %(player)s was dealt "
-                            "%(first_captain)s and %(other_captain)s.", captain=captain,
-                            name=holder, player=player, first_captain=dealt[0],
-                            other_captain=dealt[1]), field, "not_dealt", 422)
+                            "%(first_captain)s and %(other_captain)s.", captain=captain_word(held),
+                            name=holder, player=player, first_captain=captain_word(dealt[0]),
+                            other_captain=captain_word(dealt[1])), field, "not_dealt", 422)
     raise RuleError(say("%(player)s was dealt %(captain)s and %(other_captain)s; keep one "
-                        "of them.", player=player, captain=dealt[0], other_captain=dealt[1]),
-                    field, "not_dealt", 422)
+                        "of them.", player=player, captain=captain_word(dealt[0]),
+                        other_captain=captain_word(dealt[1])), field, "not_dealt", 422)
 
 
 def check_sheet_change(state: dict, data: dict) -> None:
@@ -273,14 +280,14 @@ def islands_for_scoring(state: dict) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- words, undo
-def island_label(state: dict, index: Any) -> str:
+def island_label(state: dict, index: Any) -> Message | str:
     islands = state["table"]["islands"]
     if isinstance(index, int) and 0 <= index < len(islands) and islands[index].get("name"):
         return islands[index]["name"]
     return say("island %(n)s", n=index + 1) if isinstance(index, int) else say("an island")
 
 
-def island_title(state: dict, index: Any) -> str:
+def island_title(state: dict, index: Any) -> Message | str:
     """The island's label to begin a sentence with ("Island 2", a name as typed)."""
     islands = state["table"]["islands"]
     if isinstance(index, int) and 0 <= index < len(islands) and islands[index].get("name"):
@@ -298,19 +305,18 @@ PIECE_WORDS = {  # (one, several) of a kind of piece, for the Undo label
 }
 
 
-PIECE_NAMES = {"vikings": say("vikings"), "outposts": say("outposts"), "mill": say("mill"),
-               "tiles": say("tiles"),
-               "workshop": say("workshop"), "barracks": say("barracks")}
+ADD_NAMES = {**PIECE_NAMES, "tiles": say("tiles")}   # what a tap adds to
 
 
-def piece_words(piece: str, n: int) -> str:
+def piece_words(piece: str, n: int) -> Message:
     count = f"{'+' if n > 0 else ''}{n}"
     if piece not in PIECE_WORDS:
-        return f"{count} {piece if abs(n) != 1 else piece.rstrip('s')}"
-    return PIECE_WORDS[piece][abs(n) != 1] % {"count": count}
+        return say("%(count)s %(piece)s", count=count,
+                   piece=piece if abs(n) != 1 else piece.rstrip("s"))
+    return say(PIECE_WORDS[piece][abs(n) != 1], count=count)
 
 
-def describe(state: dict, event: dict, moment: str | None = None) -> str | None:
+def describe(state: dict, event: dict, moment: str | None = None) -> Message | None:
     """Explorers' changes in players' words: "Ann +1 viking on island 2"."""
     kind, data = event.get("type"), event.get("data") or {}
     where = island_label(state, data.get("island"))
@@ -319,7 +325,7 @@ def describe(state: dict, event: dict, moment: str | None = None) -> str | None:
     player = data.get("player")
     if kind == "set_influence" and add:
         return say("%(player)s %(pieces)s on %(island)s", player=player, island=where,
-                   pieces=", ".join(piece_words(piece, n) for piece, n in add.items()))
+                   pieces=series([piece_words(piece, n) for piece, n in add.items()], ", "))
     if kind == "set_influence":
         return say("%(player)s's pieces on %(island)s", player=player, island=where)
     if kind == "update_island" and "tiles" in add:
@@ -337,11 +343,12 @@ def describe(state: dict, event: dict, moment: str | None = None) -> str | None:
     if kind == "remove_island":
         return say("%(island)s removed", island=title)
     if kind == "keep_captain":
-        return say("%(player)s keeps %(captain)s", player=player, captain=data.get("captain"))
+        return say("%(player)s keeps %(captain)s", player=player,
+                   captain=captain_word(data.get("captain")))
     return None
 
 
-def describe_turn_end(state: dict, moment: str | None) -> str:
+def describe_turn_end(state: dict, moment: str | None) -> Message:
     """"End of Ann's turn": whose turn it was is known from the state right after the turn
     (the turn before the current one) or right before it (the current one)."""
     table = state.get("table") or {}

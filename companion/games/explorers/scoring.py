@@ -1,19 +1,25 @@
 """End-of-game scoring: the score-pad rows, the islands, the captains, the tie-breaks."""
 from __future__ import annotations
 
-from ..errors import impossible, say
+from ..errors import impossible
 from ..inputs import check_object, parse_score_players
+from ..messages import Message, say, series
 from ..ranking import Tiebreak, score_response
-from .captains import CaptainContext, canonical_captain, captain_bonus
+from .captains import CaptainContext, canonical_captain, captain_bonus, captain_word
 from .islands import island_control, parse_islands, player_islands
 from .table_setup import check_player_count
 
 LIVESTOCK = {"pig": 6, "chicken": 5, "goat": 5, "sheep": 4, "cattle": 3, "horse": 3}
 LIVESTOCK_LABELS = {"pig": say("Pigs"), "chicken": say("Chickens"), "goat": say("Goats"),
                     "sheep": say("Sheep"), "cattle": say("Cattle"), "horse": say("Horses")}
-BOX_TOKENS = {"enemy_ships": ("Enemy Ships", 12), "settlements": ("Settlement tokens", 14),
-              "fortresses": ("Fortress tokens", 5), "shipwreck_tokens": ("Shipwreck tokens", 24),
-              "gold": ("Shipwreck tokens", 24)}
+BOX_TOKENS = {"enemy_ships": (say("Enemy Ships"), 12),
+              "settlements": (say("Settlement tokens"), 14),
+              "fortresses": (say("Fortress tokens"), 5),
+              "shipwreck_tokens": (say("Shipwreck tokens"), 24),
+              "gold": (say("Shipwreck tokens"), 24)}
+# TRANSLATORS: Explorers' livestock (our own translations, no German or French rulebook at hand)
+LIVESTOCK_NAMES = {"pig": say("pig"), "chicken": say("chicken"), "goat": say("goat"),
+                   "sheep": say("sheep"), "cattle": say("cattle"), "horse": say("horse")}
 VIKINGS = 7
 GOLD_VP = 3
 BODY_KEYS = ("players", "options", "islands")
@@ -37,9 +43,9 @@ def livestock_row(counts: dict) -> tuple[int, str]:
     sets = livestock_sets(counts)
     if not sets:
         return 0, say("No livestock delivered.")
-    parts = " + ".join(str(triangular(s)) for s in sets)
+    parts = " + ".join(str(triangular(s)) for s in sets)     # (digits: the same everywhere)
     vp = sum(triangular(s) for s in sets)
-    sizes = ", ".join(str(s) for s in sets)
+    sizes = series(sets, ", ")
     return vp, say("Sets of %(sizes)s different types: %(sums)s = %(vp)s VP.", sizes=sizes,
                    sums=parts, vp=vp)
 
@@ -77,8 +83,8 @@ def rocks_rows(sheet: dict) -> dict:
             "fortresses": _tokens_row(forts, "fortresses")}
 
 
-def _listed(values: list[int]) -> str:
-    return ", ".join(map(str, values)) if values else "none"
+def _listed(values: list[int]) -> Message:
+    return series(values, ", ") if values else say("none")
 
 
 TOKEN_ROWS = {  # (none, one, several) raided, with their strengths or values
@@ -145,9 +151,9 @@ def check_sheet(sheet: dict, i: int, options: dict, catalogue: dict, solo: bool)
                          [f"{where}.captain_2", f"{where}.captain"])
     if "Adventurer" in (sheet["captain"], sheet.get("captain_2")) \
             and sheet.get("gold", 0) > sheet.get("shipwreck_tokens", 0):
-        raise impossible("Gold is among the shipwreck tokens left on the dashboard: enter at "
-                         f"least {sheet['gold']}.", [f"{where}.shipwreck_tokens",
-                                                     f"{where}.gold"])
+        raise impossible(say("Gold is among the shipwreck tokens left on the dashboard: enter "
+                             "at least %(count)s.", count=sheet["gold"]),
+                         [f"{where}.shipwreck_tokens", f"{where}.gold"])
 
 
 def check_box_totals(players: list[dict]) -> None:
@@ -155,7 +161,7 @@ def check_box_totals(players: list[dict]) -> None:
     for key, (label, limit) in BOX_TOKENS.items():
         _check_total(players, key, label, limit, lambda s, k=key: _count(s.get(k, 0)))
     for kind, limit in LIVESTOCK.items():
-        _check_total(players, f"livestock.{kind}", kind, limit,
+        _check_total(players, f"livestock.{kind}", LIVESTOCK_NAMES[kind], limit,
                      lambda s, k=kind: s["livestock"].get(k, 0))
 
 
@@ -171,8 +177,9 @@ def _check_total(players: list[dict], key: str, label: str, limit: int, read) ->
         if count:
             fields.append(f"players[{i}].sheet.{key}")
         if total > limit:
-            raise impossible(f"The box holds only {limit} {label}, but the sheets add up to "
-                             f"{total}.", fields[::-1])
+            raise impossible(say("The box holds only %(count)s %(label)s, but the sheets add up "
+                                 "to %(total)s.", count=limit, label=label, total=total),
+                             fields[::-1])
 
 
 def check_distinct_captains(players: list[dict]) -> None:
@@ -182,7 +189,7 @@ def check_distinct_captains(players: list[dict]) -> None:
         if captain and captain in seen:
             first = seen[captain]
             raise impossible(say("The %(captain)s was dealt only once, and %(name)s has it.",
-                                 captain=captain, name=players[first]["name"]),
+                                 captain=captain_word(captain), name=players[first]["name"]),
                              [f"players[{i}].sheet.captain", f"players[{first}].sheet.captain"])
         if captain:
             seen[captain] = i
@@ -237,10 +244,10 @@ def captain_row(sheet: dict, ctx: CaptainContext, solo: bool) -> tuple[int, str]
         return 0, say("No captain entered (the solo game scores the lower of 2).")
     if len(scored) == 1:
         vp, why = scored[0]
-        return vp, why + " " + say("Only one captain entered; the solo game scores the lower of "
-                                   "2.")
+        return vp, series([why, say("Only one captain entered; the solo game scores the lower "
+                                    "of 2.")], " ")
     low = min(scored, key=lambda c: c[0])
-    return low[0], " ".join((say("Solo: the lower captain counts."), first[1], second[1]))
+    return low[0], series([say("Solo: the lower captain counts."), first[1], second[1]], " ")
 
 
 def _one_captain(sheet: dict, key: str, vp_key: str, ctx: CaptainContext):

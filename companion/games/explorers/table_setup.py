@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 
 from ..errors import RuleError, say
+from ..messages import join_names
 from ..protocol import seat_after
-from ..ranking import join_names
 from .captains import captain_description, captain_pool
 
 BASE_TILES = 48

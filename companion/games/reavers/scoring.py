@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..box_questions import Unknowns
 from ..errors import impossible, say
-from ..ranking import join_names
+from ..messages import join_names
 from .box import WALL_KEYS, find_schedule, schedule_question, wall_question
 
 FAVOR_GLORY = 2

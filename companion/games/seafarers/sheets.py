@@ -17,7 +17,7 @@ says so (``notes``), never a silent guess.
 from __future__ import annotations
 
 from ..errors import impossible
-from ..ranking import join_names
+from ..messages import join_names
 
 SETTLEMENTS = 5
 BASE_CITIES = 4

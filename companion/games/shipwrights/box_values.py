@@ -7,7 +7,7 @@ from typing import Literal
 from ..bodies import Body, whole, worded
 from ..box_questions import BOX_NUMBER
 from ..errors import say
-from ..ranking import join_names
+from ..messages import join_names
 from .catalogue import MAX_VP, track_vp_question, validate_catalogue
 from .rules import HUT_NUMBERS, ROUNDS, SCORING_SPACES
 

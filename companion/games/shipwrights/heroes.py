@@ -10,8 +10,8 @@ from pydantic import create_model
 from ..bodies import Body, check, given, whole
 from ..errors import RuleError, say
 from ..inputs import check_name
+from ..messages import join_names
 from ..names import look_alike
-from ..ranking import join_names
 from ..requests import Name
 from .rules import (
     HERO_NAMES,

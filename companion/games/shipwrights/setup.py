@@ -5,8 +5,8 @@ import random
 from typing import Any
 
 from ..errors import RuleError, say
+from ..messages import join_names
 from ..names import look_alike
-from ..ranking import join_names
 from .catalogue import (
     CATALOGUE_PAGE,
     MAX_NEMESIS,
