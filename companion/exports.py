@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from .games import get_game
 from .games.errors import RuleError
+from .games.messages import Message, say, to_data
 from .plays import apply_event
 
 FORMAT = "north-sea-companion/play"
@@ -96,15 +97,23 @@ def expansions_of(game_id: str, options: dict) -> list[dict]:
 
 
 def result_of(score: dict) -> dict:
-    """The part of a scoring response that an export keeps (or the scoring error)."""
+    """The part of a scoring response that an export keeps (or the scoring error). A sentence
+    is kept in English and, beside it, as its message (id and parameters: companion.games.
+    messages), so a reader can say it in another language."""
     if "error" in score:
-        return {"error": score["error"]}
+        return {"error": {**score["error"], **said("message", score["error"]["message"])}}
     return {"players": [{"name": p["name"], "total": p["total"], "rank": p["rank"],
                          "categories": p["categories"]} for p in score["players"]],
             "winners": score["winners"], "tiebreak": score.get("tiebreak"),
             # a play's answer says whether its result is final (companion.games.ending)
             **{key: score[key] for key in ("game_over", "provisional", "to_enter")
-               if key in score}}
+               if key in score},
+            **said("tiebreak", score.get("tiebreak"))}
+
+
+def said(key: str, value) -> dict:
+    """``{key + "_message": {"$message": id, "params": {...}}}`` for a message, else {}."""
+    return {f"{key}_message": to_data(value)} if isinstance(value, Message) else {}
 
 
 def _iso(value: Any) -> str | None:
@@ -246,13 +255,14 @@ def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
     if not isinstance(doc, dict):
         raise RuleError("The file must hold one exported play (a JSON object).", None)
     if doc.get("format") != FORMAT:
-        raise RuleError(f"This is not a {APP_NAME} play export (format '{FORMAT}').", "format")
+        raise RuleError(say("This is not a %(app)s play export (format '%(format)s').",
+                            app=APP_NAME, format=FORMAT), "format")
     version = doc.get("format_version")
     if isinstance(version, float) and version.is_integer():
         version = int(version)              # 1.0 is JSON's (and JSON Schema's) integer 1
     if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
-        raise RuleError(f"Only export format version {FORMAT_VERSION} can be read.",
-                        "format_version")
+        raise RuleError(say("Only export format version %(version)s can be read.",
+                            version=str(FORMAT_VERSION)), "format_version")
     game = get_game(doc.get("game"))
     body = {"game": game.id, "players": doc.get("players"), "seed": doc.get("seed")}
     if doc.get("options") is not None:         # null: the game's defaults
@@ -267,7 +277,8 @@ def parse_events(events: Any) -> list[dict]:
     if not isinstance(events, list):
         raise RuleError("events must be a list of {type, data}.", "events")
     if len(events) > MAX_EVENTS:
-        raise RuleError(f"A play can hold at most {MAX_EVENTS} events.", "events")
+        raise RuleError(say("A play can hold at most %(count)s events.", count=MAX_EVENTS),
+                        "events")
     out = []
     for i, event in enumerate(events):
         if not isinstance(event, dict) or not isinstance(event.get("type"), str) \
@@ -296,7 +307,8 @@ def replay_import(initial: dict, events: list[dict], keep_every: int = 0
             state = apply_event(state, event, check_whole=False)
         except RuleError as err:
             field = f"events[{i}]" + (f".{err.field}" if err.field else "")
-            raise RuleError(f"Event {i + 1} ({event['type']}): {err.message}", field,
+            raise RuleError(say("Event %(n)s (%(type)s): %(message)s", n=i + 1,
+                                type=event["type"], message=err.message), field,
                             err.code, err.status) from err
         if keep_every and (i + 1) % keep_every == 0:
             kept[i + 1] = state

@@ -15,8 +15,9 @@ from . import clock
 from .games import GAMES, Game, ending, game_taking, get_game
 from .games.bodies import On, _union, check, data_of, event_type
 from .games.box_questions import complete_answer
-from .games.errors import IMPOSSIBLE, RuleError, say
+from .games.errors import IMPOSSIBLE, RuleError
 from .games.inputs import check_name, check_object, is_whole_number_text
+from .games.messages import Message, say, series
 from .games.protocol import make_rng, new_seed, refused_event
 from .games.requests import COLOURS, MAX_SEED, play_request, score_request, setup_request
 from .sheet_changes import apply_sheet, sheet_change
@@ -62,7 +63,8 @@ def parse_seats(players: Any, game: Game) -> list[dict]:
                                  else entry["colour"])})
     for i, seat in enumerate(seats):
         if not isinstance(seat["colour"], str) or seat["colour"] not in COLOURS:
-            raise RuleError(f"Colour must be one of: {', '.join(COLOURS)}.",
+            raise RuleError(say("Colour must be one of: %(colours)s.",
+                                colours=", ".join(COLOURS)),
                             f"players[{i}].colour")
     game.check_players([s["name"] for s in seats])
     return seats
@@ -98,8 +100,8 @@ def valid_device(value: Any) -> bool:
 
 def parse_device(value: Any, field: str = "device") -> str:
     if not valid_device(value):
-        raise RuleError(f"{field} must be 1 to {MAX_DEVICE} printable ASCII characters "
-                        "without spaces.", field)
+        raise RuleError(say("%(field)s must be 1 to %(count)s printable ASCII characters "
+                            "without spaces.", field=field, count=MAX_DEVICE), field)
     return value
 
 
@@ -209,8 +211,7 @@ def event_body(game_id: str) -> Any:
 # --------------------------------------------------------------------------- labels
 # (worded unlike the buttons' own names: "Undo: Next phase" beside "Next phase →" would be
 # two buttons a person, or a screen reader, could mistake for each other)
-# (said through say(): the pages show every label in the player's language, see
-# companion.web.core_words.core; the API keeps the English)
+# (messages: the pages show every label in the player's language, the API its English)
 COMMON_WORDS = {"advance": say("End of the phase"), "finish": say("End of the game"),
                 "pause": say("Pause the clock"), "resume": say("Restart the clock"),
                 "box_value": say("A box value")}
@@ -252,7 +253,13 @@ def describe_advance(game: Game, state: dict, moment: str | None) -> str:
             index, round_ = len(phases) - 1, round_ - 1
     if index == len(phases) - 1 or state["finished"]:
         return say("End of round %(round)s", round=round_)
-    return say("End of the %(phase)s phase", phase=phases[index])
+    return say("End of the %(phase)s phase", phase=PHASE_WORDS.get(phases[index], phases[index]))
+
+
+# the games' phases as a label names them (the pages' own list of them shares these words)
+PHASE_WORDS = {"actions": say("actions"), "cleanup": say("cleanup"), "reveal": say("reveal"),
+               "draft": say("draft"), "income": say("income"), "heroes": say("heroes"),
+               "turns": say("turns"), "player turns": say("player turns"), "play": say("play")}
 
 
 def describe_sheet(game: Game, state: dict, data: dict) -> str:
@@ -262,18 +269,23 @@ def describe_sheet(game: Game, state: dict, data: dict) -> str:
     for name, delta in (data.get("add") or {}).items():
         label = specs[name].label if name in specs else name
         if isinstance(delta, dict):
-            parts += [f"{label} {k.replace('_', ' ')} {signed(n)}" for k, n in delta.items()]
+            parts += [Message("%(row)s %(kind)s %(change)s",
+                              {"row": label, "kind": key_word(specs.get(name), k),
+                               "change": signed(n)}) for k, n in delta.items()]
         else:
-            parts.append(f"{label} {signed(delta)}")
+            parts.append(Message("%(row)s %(change)s", {"row": label, "change": signed(delta)}))
     if parts and not data.get("fields") and not data.get("set"):
         return say("%(player)s: %(changes)s", player=player, changes=shortened(parts))
     for name, value in (data.get("fields") or {}).items():
         label = specs[name].label if name in specs else name
-        parts.append(f"{label} {shown(value)}")
+        parts.append(Message("%(row)s %(change)s",
+                             {"row": label, "change": shown(value, specs.get(name))}))
     for name, kinds in (data.get("set") or {}).items():
         label = specs[name].label if name in specs else name
         if isinstance(kinds, dict):
-            parts += [f"{label} {str(k).replace('_', ' ')} {n}" for k, n in kinds.items()]
+            parts += [Message("%(row)s %(kind)s %(change)s",
+                              {"row": label, "kind": key_word(specs.get(name), k), "change": n})
+                      for k, n in kinds.items()]
     if parts:
         return say("%(player)s's sheet: %(changes)s", player=player, changes=shortened(parts))
     if data.get("done") is True:
@@ -287,19 +299,31 @@ def signed(n: Any) -> str:
     return f"+{n}" if isinstance(n, int) and n > 0 else str(n)
 
 
-def shown(value: Any) -> str:
+def key_word(spec, key: Any) -> Any:
+    return spec.key_label(key) if spec is not None else str(key).replace("_", " ")
+
+
+def shown(value: Any, spec=None) -> Any:
+    """A sheet value as an Undo label shows it: yes, no, blank, none, the kinds and counts, a
+    text (as typed, cut short)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return say("yes") if value else say("no")
     if isinstance(value, dict):
-        return ", ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in value.items()) or "none"
+        return series([Message("%(kind)s %(count)s", {"kind": key_word(spec, k), "count": v})
+                       for k, v in value.items()], ", ") if value else say("none")
     if isinstance(value, list):
-        return ", ".join(str(v).replace("_", " ") for v in value) or "none"
-    text = str(value) if value not in (None, "") else "blank"
+        return series([key_word(spec, v) if isinstance(v, str) else v for v in value],
+                      ", ") if value else say("none")
+    if value in (None, ""):
+        return say("blank")
+    text = str(value)
     return text if len(text) <= 24 else text[:23] + "…"
 
 
-def shortened(parts: list[str]) -> str:
-    return "; ".join(parts[:2]) + (f" and {len(parts) - 2} more" if len(parts) > 2 else "")
+def shortened(parts: list) -> Message:
+    if len(parts) > 2:
+        return say("%(shown)s and %(count)s more", shown=series(parts[:2]), count=len(parts) - 2)
+    return series(parts)
 
 
 def apply_box_value(game: Game, state: dict, data: Any) -> dict:

@@ -68,7 +68,8 @@ class TakingBack:
             if which == "other" and (plan["target"] or {}).get("position") != position:
                 raise Conflict(row.version)
             if plan["how"] == "refuse":
-                raise RuleError(plan["why"], None, plan["code"], 409)
+                refusal = plan["why"]
+                raise RuleError(refusal, None, plan["code"], 409)
             if plan["how"] == "compensate":
                 done = self._compensate(write, known, plan["target"], device)
             elif which == "redo":

@@ -12,8 +12,9 @@ from pydantic import Field, create_model, model_validator
 
 from .games import ending
 from .games.bodies import Body, Player, add_type, given, model_of, refuse, row_type, whole
-from .games.errors import RuleError, say
+from .games.errors import RuleError
 from .games.inputs import MAX_NAME, player_of, refuse_idle_rows
+from .games.messages import Message, say
 from .games.protocol import Game
 
 
@@ -22,7 +23,7 @@ def apply_sheet(game: Game, state: dict, data: Any) -> dict:
     and/or add ``add``'s numbers to it (``data`` a checked SheetChange: what is left are the
     rules of this play)."""
     player = player_of(data.player, state["sheets"], "data.player",
-                       "Pick a player of this play.")
+                       say("Pick a player of this play."))
     fields, kinds, add = parts_of(game, data)
     for how, rows in (("fields", fields), ("set", kinds), ("add", add)):
         refuse_idle_rows(game.sheet_fields, state["options"], rows, f"data.{how}")
@@ -51,6 +52,7 @@ def parts_of(game: Game, data: Any) -> tuple[dict, dict, dict]:
 # a sheet change's ways: rows set whole, kinds of rows of kinds set alone, numbers added
 WAYS = ("fields", "set", "add")
 ADDABLE = ("int", "counts", "choices")
+
 # rows of kinds (livestock by type, longship bonuses by kind): a box typed for one kind is
 # that kind's change alone, never its row's
 SETTABLE = ("counts", "choices")
@@ -68,16 +70,17 @@ class SheetChange(Body):
     def one_way_per_row(self):
         ways = {how: getattr(self, how, None) for how in WAYS}
         if all(v is None for v in ways.values()) and self.done is None:
-            raise refuse("A sheet change needs fields to set or numbers to add.", "fields")
+            raise refuse(say("A sheet change needs fields to set or numbers to add."), "fields")
         for one, other in (("fields", "add"), ("set", "add"), ("fields", "set")):
             if ways[one] is not None and ways[other] is not None:
                 both = sorted(ways[one].model_fields_set & ways[other].model_fields_set)
                 if both and other == "add":
-                    raise refuse(f"'{both[0]}' is either set or added to in one change, not "
-                                 "both.", f"add.{both[0]}")
+                    raise refuse(say("'%(key)s' is either set or added to in one change, not "
+                                     "both.", key=both[0]), f"add.{both[0]}")
                 if both:
-                    raise refuse(f"'{both[0]}' is set either whole (fields) or kind by kind "
-                                 "(set) in one change, not both.", f"set.{both[0]}")
+                    raise refuse(say("'%(key)s' is set either whole (fields) or kind by kind "
+                                     "(set) in one change, not both.", key=both[0]),
+                                 f"set.{both[0]}")
         return self
 
 
@@ -150,13 +153,13 @@ def added(spec, current: Any, delta: Any, player: str) -> Any:
     if spec.kind == "counts":
         counts = dict(current or {})
         for key, n in delta.items():
-            counts[key] = within(spec, counts.get(key, 0) + n, player,
-                                 f"{spec.label} ({key.replace('_', ' ')})", f".{key}")
+            counts[key] = within(spec, counts.get(key, 0) + n, player, kind_row(spec, key),
+                                 f".{key}")
         return counts
     items = list(current or [])
     for key, n in delta.items():
         have = items.count(key) + n
-        within(spec, have, player, f"{spec.label} ({key.replace('_', ' ')})", f".{key}",
+        within(spec, have, player, kind_row(spec, key), f".{key}",
                minimum=0, maximum=spec.max_items)
         items = [i for i in items if i != key] + [key] * have
     if len(items) > spec.max_items:
@@ -165,6 +168,11 @@ def added(spec, current: Any, delta: Any, player: str) -> Any:
                         f"data.add.{spec.name}", "out_of_range", 422)
     order = {c: i for i, c in enumerate(spec.choices)}
     return sorted(items, key=lambda i: order.get(i, len(order)))
+
+
+def kind_row(spec, key: str) -> Message:
+    """A kind of a row as a refusal names it: "Delivered livestock (pig)"."""
+    return say("%(row)s (%(kind)s)", row=spec.label, kind=spec.key_label(key))
 
 
 def within(spec, value: int, player: str, label: str, suffix: str, minimum: int | None = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 from .errors import RuleError
 from .explorers import GAME as explorers
 from .knarr import GAME as knarr
+from .messages import say
 from .protocol import Game
 from .reavers import GAME as reavers
 from .seafarers import GAME as seafarers
@@ -17,8 +18,8 @@ def get_game(game_id: str) -> Game:
     try:
         return GAMES[game_id]
     except (KeyError, TypeError):
-        raise RuleError(f"There is no game called '{game_id}'.", "game", "unknown_game",
-                        404) from None
+        raise RuleError(say("There is no game called '%(key)s'.", key=str(game_id)), "game",
+                        "unknown_game", 404) from None
 
 
 def game_taking(kind: str) -> Game | None:

@@ -57,7 +57,8 @@ class BoxQuestions:
     def parse_box_value(self, key: Any, value: Any) -> Any:
         """A value a play's score asked for (``box_value`` event), checked; RuleError if the
         key is not one this game asks about."""
-        raise RuleError(f"{self.name} asks for no values from the box.", "data.key",
+        raise RuleError(say("%(game)s asks for no values from the box.", game=self.name),
+                        "data.key",
                         "unknown_box_value")
 
     def box_question(self, key: str) -> str:
@@ -93,5 +94,6 @@ class BoxQuestions:
         if not isinstance(data, dict):
             raise RuleError("The catalogue must be a JSON object.", None)
         if data:   # the first entry is the one to blame
-            raise RuleError(f"{self.name} keeps no box data.", str(next(iter(data))))
+            raise RuleError(say("%(game)s keeps no box data.", game=self.name),
+                            str(next(iter(data))))
         return {}

@@ -58,9 +58,13 @@ def unknown_event(game_name: str, kind: Any, types: Sequence[str],
     does take it (Seafarers' move_chip sent to a Knarr play): the body has an event's
     documented shape and the play's game refuses it, a 422. A type no game takes is not an
     event's shape at all (the API document lists every type), a 400."""
-    listed = f" Events: {', '.join(types)}." if types else ""
+    if taken_by is None and types:
+        return RuleError(say("%(game)s has no event '%(type)s'. Events: %(types)s.",
+                             game=game_name, type=str(kind), types=", ".join(types)),
+                         "type", UNKNOWN_EVENT)
     if taken_by is None:
-        return RuleError(f"{game_name} has no event '{kind}'.{listed}", "type", UNKNOWN_EVENT)
+        return RuleError(say("%(game)s has no event '%(type)s'.", game=game_name,
+                             type=str(kind)), "type", UNKNOWN_EVENT)
     return RuleError(say("%(game)s has no event '%(event)s': that is an event of %(other)s.",
                          game=game_name, event=kind, other=taken_by),
                      "type", UNKNOWN_EVENT, 422)

@@ -88,9 +88,9 @@ def check_object(value: Any, allowed: Iterable[str], where: str | None = None,
     words of ``unknown`` (a message with a %(key)s)."""
     if not isinstance(value, dict):
         raise RuleError(message, where)
-    unknown = set(value) - set(allowed)
-    if unknown:
-        key = sorted(unknown, key=str)[0]
+    extra = set(value) - set(allowed)
+    if extra:
+        key = sorted(extra, key=str)[0]
         path = f"{where}.{key}" if where else str(key)
         raise RuleError(say(unknown, key=str(key)), path, "unknown_field")
     return value

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from .bodies import Body, On, Player, or_blank, whole
-from .errors import RuleError, say
+from .errors import RuleError
 from .inputs import (
     MAX_NUMBER,
     Option,
@@ -23,6 +23,7 @@ from .inputs import (
     parse_score_players,
     player_of,
 )
+from .messages import Message, say
 from .protocol import Game
 from .ranking import Tiebreak, score_response
 
@@ -34,24 +35,27 @@ TRACK_MAX_VP = TARGET_VP        # no reputation step can be worth more than the 
 MAX_REPUTATION_SPACE = 99
 VIKING_CARDS_REMOVED = {2: ["3", "4"], 3: ["4"], 4: []}
 FACE_UP = {"trading_lands": 3, "lands_of_influence": 3, "vikings": 5}
-MEAD_CUP = "Mead Cup"
+# TRANSLATORS: Knarr's artifacts (our own translations, no German or French rulebook at hand).
+MEAD_CUP = say("Mead Cup")
 # The 7 artifacts of the variant; the texts paraphrase the rulebook's.
 ARTIFACTS = {
-    "Amulet": say("Complete a row of Vikings in all 5 colours: take 1 silver bracelet and 1 "
+    say("Amulet"): say("Complete a row of Vikings in all 5 colours: take 1 silver bracelet and 1 "
                   "recruit and gain 1 reputation."),
-    "Weathervane": say("Complete a row of Vikings in all 5 colours: you may Explore straight "
+    say("Weathervane"): say("Complete a row of Vikings in all 5 colours: you may Explore straight "
                        "away, still paying the exploration cost."),
-    "Golden Bracelet": say("Recruit your 3rd Viking of one colour: reserve any face-up "
+    say("Golden Bracelet"): say("Recruit your 3rd Viking of one colour: reserve any face-up "
                            "Destination beside your area; you may later Explore it instead of a "
                            "face-up one (at most 2 reserved at a time)."),
-    "Cauldron": say("Recruit your 2nd Viking of one colour: take any face-up Viking card "
+    say("Cauldron"): say("Recruit your 2nd Viking of one colour: take any face-up Viking card "
                     "instead of the one matching the card you played."),
-    "Helmet": say("Explore a Land of Influence and lay it directly on one of your Trading "
+    say("Helmet"): say("Explore a Land of Influence and lay it directly on one of your Trading "
                   "Lands: you may Recruit straight away."),
     MEAD_CUP: say("When you Explore, you may discard one Viking from the board and replace it "
                   "with the top card of the deck."),
-    "Silver Coin": say("Gain 1 VP for each Viking you Recruit beyond the 3rd of its colour."),
+    say("Silver Coin"): say("Gain 1 VP for each Viking you Recruit beyond the 3rd of its colour."),
 }
+# TRANSLATORS: Knarr's ship sheets are played normal or advanced side up.
+SHIP_SIDES = {False: say("normal"), True: say("advanced")}
 ARTIFACT_TIMING = say("It applies after a player's action, every time the condition is met.")
 TIEBREAKS = (Tiebreak(say("recruits and silver bracelets together"),
                       lambda r: r["crew_tokens"]),)
@@ -131,8 +135,10 @@ def clean_track(values: Any, where: str = "reputation_track") -> list[int]:
         raise RuleError("reputation_track must be a list of VP, one per space of the Reputation "
                         "track, starting with the starting space.", where)
     if len(values) > TRACK_MAX_SPACES:
-        raise RuleError(f"reputation_track can have at most {TRACK_MAX_SPACES} spaces.", where)
-    return [check_int(v, f"{where}[{i}]", f"The VP of reputation space {i}", 0, TRACK_MAX_VP)
+        raise RuleError(say("reputation_track can have at most %(count)s spaces.",
+                            count=TRACK_MAX_SPACES), where)
+    return [check_int(v, f"{where}[{i}]", say("The VP of reputation space %(n)s", n=i), 0,
+                      TRACK_MAX_VP)
             for i, v in enumerate(values)]
 
 
@@ -344,24 +350,25 @@ class KnarrGame(Game):
     min_players = 2
     max_players = 4
     options = (
-        Option("artifacts", "Artifacts variant", help="Reveal 1 random artifact (plus the Mead "
-               "Cup with 2 players) whose reward applies all game."),
-        Option("advanced_ships", "Advanced ship side",
-               help="Play the ship sheets on their advanced side instead of the normal one."),
+        Option("artifacts", say("Artifacts variant"), help=say(
+            "Reveal 1 random artifact (plus the Mead Cup with 2 players) whose reward applies "
+            "all game.")),
+        Option("advanced_ships", say("Advanced ship side"), help=say(
+            "Play the ship sheets on their advanced side instead of the normal one.")),
     )
     phases = ("player turns",)
     rounds = None
-    advance_label = "Pass turn →"     # "advance" ends the turn with only the reputation step
+    advance_label = say("Pass turn →")     # "advance" ends the turn with only the reputation step
     sheet_fields = (
-        SheetField("vp", "Score track VP", help="Where the round marker stands on the score "
-                   "track."),
-        SheetField("recruits", "Recruits on the ship", maximum=SHIP_CAP,
-                   help="0 to 3; breaks ties together with the bracelets."),
-        SheetField("bracelets", "Silver bracelets on the ship", maximum=SHIP_CAP,
-                   help="0 to 3; breaks ties together with the recruits."),
+        SheetField("vp", say("Score track VP"),
+                   help=say("Where the round marker stands on the score track.")),
+        SheetField("recruits", say("Recruits on the ship"), maximum=SHIP_CAP,
+                   help=say("0 to 3; breaks ties together with the bracelets.")),
+        SheetField("bracelets", say("Silver bracelets on the ship"), maximum=SHIP_CAP,
+                   help=say("0 to 3; breaks ties together with the recruits.")),
     )
-    catalogue_help = ("The VP printed on each space of the Reputation track, from the starting "
-                      "space on, read off the board.")
+    catalogue_help = say("The VP printed on each space of the Reputation track, from the "
+                         "starting space on, read off the board.")
 
     def box_needs(self, catalogue: dict, player_count: int) -> list[dict]:
         track = (catalogue or {}).get("reputation_track") or []
@@ -376,7 +383,7 @@ class KnarrGame(Game):
         first = rng.choice(players)
         artifacts = draw_artifacts(len(players), rng) if options.get("artifacts") else []
         order = turn_order(players, first)
-        ship_side = "advanced" if options.get("advanced_ships") else "normal"
+        ship_side = SHIP_SIDES[bool(options.get("advanced_ships"))]
         track = self.validate_catalogue(catalogue or {})["reputation_track"]
         return {
             "first_player": first, "turn_order": order, "last_player": order[-1],
@@ -406,8 +413,9 @@ class KnarrGame(Game):
             raise RuleError("The Knarr catalogue must be a JSON object.", None)
         for key in data:
             if key != "reputation_track":
-                raise RuleError(f"Unknown catalogue entry '{key}': Knarr keeps only "
-                                "reputation_track.", str(key), "unknown_field")
+                raise RuleError(say("Unknown catalogue entry '%(key)s': Knarr keeps only "
+                                    "reputation_track.", key=str(key)), str(key),
+                                "unknown_field")
         return {"reputation_track": clean_track(data.get("reputation_track", []))}
 
     def start_state(self, state: dict) -> dict:
@@ -435,7 +443,7 @@ class KnarrGame(Game):
     events = {"turn": On(KnarrTurn, play_turn, optional=True)}
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
-                       ) -> str | None:
+                       ) -> Message | None:
         """"End of Ann's turn", "Ann passed (reputation step only)": whose turn it was is
         the event's player, else the last turn recorded (the state right after it) or the
         current player (the state right before it)."""

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 TAG = "$message"
+CONTEXT = "\x04"     # between a message's context and its shape (gettext's own separator)
 
 
 class Message(str):
@@ -59,10 +60,25 @@ def say(shape: str, **params: Any) -> Message:
     return Message(shape, params)
 
 
+def say_in(context: str, shape: str, **params: Any) -> Message:
+    """A message whose shape alone could mean several things ("%(player)s to %(other_name)s":
+    a draft pass), told apart by ``context`` as gettext's pgettext does: the id is
+    ``context + "\\x04" + shape``, the English the shape's."""
+    return Message(f"{context}{CONTEXT}{shape}", params)
+
+
 # --------------------------------------------------------------------------- composed messages
 def join_names(names: Iterable[Any]) -> Message:
     """"Ann, Bo and Cy": a list the reader's language joins (German "und", French "et")."""
     return Message("%(names)s", {"names": list(names)})
+
+
+def known_word(name: Any, words: Iterable[Message]) -> Any:
+    """``name`` as one of the game's own ``words`` when it is one (ignoring case: "treasure" is
+    the printed Treasure, said in the reader's language), else as typed (a name from the box
+    data)."""
+    folded = name.casefold() if isinstance(name, str) else None
+    return next((w for w in words if w.casefold() == folded), name)
 
 
 def series(items: Sequence[Any], separator: str = "; ") -> Message:
@@ -101,74 +117,84 @@ def english_list(items: Sequence[str]) -> str:
 
 
 def render(value: Any, shape: Callable[[str], str] = str, number: Callable[[Any], str] = str,
-           listing: Callable[[list[str]], str] = english_list,
-           typed: Callable[[str, str], str] | None = None) -> str:
+           listing: Callable[[list[str]], str] = english_list) -> str:
     """``value`` in words: ``shape(id)`` is a message id in the reader's language, ``number``
-    writes a number, ``listing`` joins a list, ``typed(name, text)`` says a text parameter
-    (default: as typed). The defaults say it in English. A plain ``str`` is a word of the
-    core's that has no parameters (a row's label, a terrain) and is looked up as an id; None
-    is nothing."""
+    writes a number, ``listing`` joins a list. The defaults say it in English. A plain ``str``
+    is a word of the core's that has no parameters (a terrain, a captain's name) and is looked
+    up as an id; None is nothing. Inside a message, a plain ``str`` parameter is as typed."""
     if value is None:
         return ""
     if isinstance(value, Message):
-        params = {k: _param(k, v, shape, number, listing, typed)
-                  for k, v in value.params.items()}
-        said = shape(value.id)
+        params = {k: _param(v, shape, number, listing) for k, v in value.params.items()}
+        said = shape(value.id).rpartition(CONTEXT)[2] if value.id else ""
         if not params:
             return said
         try:
             return said % params
         except (KeyError, TypeError, ValueError):   # a translation that lost a placeholder
-            return value.id % params
+            return value.id.rpartition(CONTEXT)[2] % params
     if isinstance(value, str):
         return shape(value) if value else ""
-    return _param("", value, shape, number, listing, typed)
+    return _param(value, shape, number, listing)
 
 
-def _param(name: str, value: Any, shape, number, listing, typed) -> str:
+def _param(value: Any, shape, number, listing) -> str:
     if isinstance(value, Message):
-        return render(value, shape, number, listing, typed)
+        return render(value, shape, number, listing)
     if isinstance(value, str):
-        return typed(name, value) if typed else value
+        return value                                  # as typed
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return number(value)
     if isinstance(value, (list, tuple)):
-        return listing([_param(name, v, shape, number, listing, typed) for v in value])
+        return listing([_param(v, shape, number, listing) for v in value])
     return str(value)
 
 
 def render_english(id: str, params: Mapping[str, Any]) -> str:
+    id = id.rpartition(CONTEXT)[2]
     if not params:
         return id
-    return id % {k: _param(k, v, str, str, english_list, None) for k, v in params.items()}
+    return id % {k: _param(v, str, str, english_list) for k, v in params.items()}
 
 
 # --------------------------------------------------------------------------- keeping
 def to_data(value: Any) -> Any:
     """``value`` (a state, a score, any JSON-like data) with every message as its id and
-    parameters: ``{"$message": id, "params": {...}}``, for JSON that keeps the message."""
-    if isinstance(value, Message):
+    parameters: ``{"$message": id, "params": {...}}``, for JSON that keeps the message. The
+    value itself is left as it is."""
+    kind = type(value)
+    if kind is Message:
         if not value.params:
             return {TAG: value.id}
         return {TAG: value.id, "params": {k: to_data(v) for k, v in value.params.items()}}
-    if isinstance(value, dict):
-        return {k: to_data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_data(v) for v in value]
+    if kind is dict:
+        return {k: to_data(v) if type(v) in CONTAINERS else v for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [to_data(v) if type(v) in CONTAINERS else v for v in value]
     return value
 
 
 def from_data(value: Any) -> Any:
-    """What ``to_data`` wrote, with its messages back. Data kept before messages were data
-    holds their English as plain text, which stays plain text."""
-    if isinstance(value, dict):
-        if is_message_data(value):
+    """What ``to_data`` wrote, with its messages back; the lists and objects of ``value`` are
+    reused (it is fresh from a JSON decoder). Data kept before messages were data holds their
+    English as plain text, which stays plain text."""
+    kind = type(value)
+    if kind is dict:
+        if TAG in value and is_message_data(value):
             return Message(value[TAG], {k: from_data(v)
                                         for k, v in (value.get("params") or {}).items()})
-        return {k: from_data(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [from_data(v) for v in value]
+        for k, v in value.items():
+            if type(v) is dict or type(v) is list:
+                value[k] = from_data(v)
+        return value
+    if kind is list:
+        for i, v in enumerate(value):
+            if type(v) is dict or type(v) is list:
+                value[i] = from_data(v)
     return value
+
+
+CONTAINERS = frozenset({Message, dict, list, tuple})
 
 
 def is_message_data(value: dict) -> bool:

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from ..games import get_game
 from ..games.errors import RuleError, say
 from ..games.protocol import make_rng
-from ..games.seafarers import FAIRNESS_LABELS, hexgrid, svg, wrong_count
+from ..games.seafarers import FAIRNESS_LABELS, FAIRNESS_NAMES, hexgrid, svg, wrong_count
 from ..games.seafarers.scenarios import PRODUCING, RESOURCE_OF, SCENARIOS
 from ..games.seafarers.table import chip_moves, terrain_word
 from ..pdf import html_to_pdf
@@ -111,7 +111,8 @@ def build(args) -> dict:
 
 
 def page_context(args) -> tuple[dict, int]:
-    base = {"scenarios": SCENARIOS, "labels": FAIRNESS_LABELS, "game": get_game("seafarers"),
+    base = {"scenarios": SCENARIOS, "labels": FAIRNESS_LABELS, "fairness_names": FAIRNESS_NAMES,
+            "game": get_game("seafarers"),
             "args": args}
     try:
         return {**base, **build(args), "error": None}, 200
@@ -134,7 +135,8 @@ def seafarers_pdf():
     if context["error"]:
         err = context["error"]
         field = context["error_field"]
-        message = f"{field}: {err.message}" if field else err.message
+        message = say("%(field)s: %(message)s", field=field, message=err.message) if field \
+            else err.message
         return render_template("error.html", status=status, message=message), status
     html = render_template("boards/seafarers_pdf.html", **context)
     name = re.sub(r"[^A-Za-z0-9_-]", "", f"{context['scenario']}-{context['seed']}")[:60]

@@ -16,6 +16,7 @@ from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from ..games.errors import RuleError
+from ..games.messages import say
 from ..games.seafarers import book, hexgrid, svg
 from ..games.seafarers.scenarios import NUMBERS, SCENARIOS, TERRAINS
 from ..owner import require_owner
@@ -57,8 +58,10 @@ def plain_refusal(err: RuleError, entry: dict, rows: list[dict]) -> tuple[RuleEr
     kind, index = found.group(1), int(found.group(2))
     item = entry[kind][index]
     label = next(x["label"] for x in rows if (x["q"], x["r"]) == (item["q"], item["r"]))
-    what = f"Hex {label}" if kind == "hexes" else f"The harbour at {label}"
-    return RuleError(f"{what}: {err.message}", err.field, err.code, err.status), label
+    what = say("Hex %(hex)s", hex=label) if kind == "hexes" else say("The harbour at %(hex)s",
+                                                                     hex=label)
+    return RuleError(say("%(what)s: %(message)s", what=what, message=err.message), err.field,
+                     err.code, err.status), label
 
 
 def parse_key(key: str):

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from ..games.errors import RuleError, say
+from ..games.reavers.box import spoils_word
 
 MAX_ROWS = 60
 SPOILS_STEPS = 8                        # columns "a set of 1 … 8 cards" on the form
@@ -76,8 +77,8 @@ def reavers_from_form(form) -> dict:
                             "on the cards.", f"keep_spoils_schedule.row{i}", "missing_value")
         schedule[name] = numbers_in_order(
             steps, f"keep_spoils_schedule.{name}",
-            lambda k, n=name: say("The glory for a set of %(count)s %(kind)s card", count=1,
-                                  kind=n) if k == 0 else
+            lambda k, n=spoils_word(name): say("The glory for a set of %(count)s %(kind)s card",
+                                               count=1, kind=n) if k == 0 else
             say("The glory for a set of %(count)s %(kind)s cards", count=k + 1, kind=n))
     most, second = (number(blank(form.get(name))) for name in WALL_INPUTS)
     return {"keep_spoils_schedule": schedule,

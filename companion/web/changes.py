@@ -9,6 +9,7 @@ import json
 from flask import request
 
 from ..games.errors import RuleError
+from ..games.messages import say
 from ..plays import MAX_DEVICE, valid_device
 from ..service import ChangeKey
 
@@ -28,8 +29,8 @@ def idempotency_key() -> ChangeKey | None:
     if key is None:
         return None
     if not 0 < len(key) <= MAX_KEY or not all(" " <= c <= "~" for c in key):
-        raise RuleError(f"The {KEY_HEADER} header must be 1 to {MAX_KEY} printable ASCII "
-                        "characters.", KEY_HEADER)
+        raise RuleError(say("The %(header)s header must be 1 to %(count)s printable ASCII "
+                            "characters.", header=KEY_HEADER, count=MAX_KEY), KEY_HEADER)
     return ChangeKey(key, request_digest())
 
 
@@ -67,8 +68,9 @@ def device_header() -> str | None:
     if device is None:
         return None
     if not valid_device(device):
-        raise RuleError(f"The {DEVICE_HEADER} header must be 1 to {MAX_DEVICE} printable ASCII "
-                        "characters without spaces.", DEVICE_HEADER)
+        raise RuleError(say("The %(header)s header must be 1 to %(count)s printable ASCII "
+                            "characters without spaces.", header=DEVICE_HEADER,
+                            count=MAX_DEVICE), DEVICE_HEADER)
     return device
 
 

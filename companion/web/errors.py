@@ -7,7 +7,8 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, SecurityError
 
-from ..games.errors import RuleError, say
+from ..games.errors import RuleError
+from ..games.messages import say
 from ..store import Conflict
 
 # said through say(): English for the API, and extracted for the error page's core()
@@ -48,13 +49,13 @@ def database_problem(err: Exception) -> tuple[str, str]:
     """The error code and a sentence naming what is wrong with the database."""
     text = str(getattr(err, "orig", None) or err).lower()
     if "locked" in text or "busy" in text:
-        return "database_locked", ("The database is locked by another program; nothing was "
-                                   "changed. Try again in a moment.")
+        return "database_locked", say("The database is locked by another program; nothing was "
+                                      "changed. Try again in a moment.")
     if isinstance(err, PoolTimeout):
-        return "database_busy", ("The database has too many requests waiting; nothing was "
-                                 "changed. Try again in a moment.")
-    return "database_unavailable", ("The database cannot be reached (is the database server "
-                                    "running?); nothing was changed. Try again in a moment.")
+        return "database_busy", say("The database has too many requests waiting; nothing was "
+                                    "changed. Try again in a moment.")
+    return "database_unavailable", say("The database cannot be reached (is the database server "
+                                       "running?); nothing was changed. Try again in a moment.")
 
 
 def register(app: Flask) -> None:
@@ -65,15 +66,16 @@ def register(app: Flask) -> None:
     @app.errorhandler(Conflict)
     def conflict(err: Conflict):
         return error_response(409, "version_conflict",
-                              "Someone else changed this play first; here is the fresh state. "
-                              f"It is now at version {err.current_version}.",
+                              say("Someone else changed this play first; here is the fresh "
+                                  "state. It is now at version %(version)s.",
+                                  version=str(err.current_version)),
                               "expected_version")
 
     @app.errorhandler(CSRFError)
     def csrf_error(err: CSRFError):
         return error_response(400, "csrf_failed",
-                              "The form expired or came from elsewhere; "
-                              "reload the page and try again.")
+                              say("The form expired or came from elsewhere; reload the page and "
+                                  "try again."))
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)
@@ -102,9 +104,9 @@ def register(app: Flask) -> None:
         if isinstance(err, Busy):
             code, message, wait = "busy", err.description, "5"
         else:
-            code, message, wait = "rate_limited", ("This device has sent too many requests "
-                                                    "in a minute; wait a moment and try "
-                                                    "again."), "60"
+            code, message, wait = "rate_limited", say("This device has sent too many requests "
+                                                       "in a minute; wait a moment and try "
+                                                       "again."), "60"
         response = make_response(error_response(429, code, message))
         response.headers.setdefault("Retry-After", wait)
         return response
@@ -113,8 +115,8 @@ def register(app: Flask) -> None:
     def http_error(err: HTTPException):
         code, message = MESSAGES.get(err.code, ("http_error", err.description or "Error."))
         if err.code == 413 and request.max_content_length:
-            message = (f"The request is too large "
-                       f"({format_size(request.max_content_length)} at most).")
+            message = say("The request is too large (%(size)s at most).",
+                          size=format_size(request.max_content_length))
         response = make_response(error_response(err.code or 500, code, message))
         if isinstance(err, MethodNotAllowed) and err.valid_methods:
             # RFC 9110: a 405 says which methods the address takes
@@ -125,4 +127,4 @@ def register(app: Flask) -> None:
     def unexpected(err: Exception):
         app.logger.exception("unexpected error")
         return error_response(500, "internal_error",
-                              "Something went wrong on the server; nothing was changed.")
+                              say("Something went wrong on the server; nothing was changed."))

@@ -95,10 +95,12 @@ def adds_from_form(form) -> dict:
         if sub:
             entry = add.setdefault(name, {})
             if not isinstance(entry, dict):
-                raise RuleError(f"'{name}' is added to twice in one form.", f"data.add.{name}")
+                raise RuleError(say("'%(key)s' is added to twice in one form.", key=name),
+                                f"data.add.{name}")
             entry[sub] = value
         elif name in add:
-            raise RuleError(f"'{name}' is added to twice in one form.", f"data.add.{name}")
+            raise RuleError(say("'%(key)s' is added to twice in one form.", key=name),
+                            f"data.add.{name}")
         else:
             add[name] = value
     return add

@@ -19,6 +19,7 @@ from jinja2_fragments.flask import render_block
 
 from ..games import GAMES, get_game
 from ..games.errors import RuleError
+from ..games.messages import say
 from ..owner import is_owner, matches, presented_key, set_owner_cookie
 from ..plays import COLOURS, score_of, scoring_catalogue
 from ..qr import qr_svg
@@ -168,7 +169,7 @@ def post_event(play_id, token):
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
-        return _play_block(play_id, token, 409, error=(
+        return _play_block(play_id, token, 409, error=say(
             "Someone else changed the play a moment ago. Here is the fresh state: "
             "check it and enter your change again."))
     return _answer(play_id, token, done, role)
@@ -199,7 +200,7 @@ def move(play_id, token, move):
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
-        return _play_block(play_id, token, 409, error=(
+        return _play_block(play_id, token, 409, error=say(
             "Someone else changed the play a moment ago; nothing was undone. Look again."))
     return _answer(play_id, token, done, role)
 
@@ -267,7 +268,7 @@ def save_box_values(play_id, token):
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message)
     return _play_block(play_id, token, 200, opened=(row, role),
-                       notice="Saved to the box data: later games will know it.")
+                       notice=say("Saved to the box data: later games will know it."))
 
 
 @bp.get("/plays/<play_id>/<token>/join.svg")

@@ -11,13 +11,15 @@ import re
 from typing import Any
 
 from ..games.errors import RuleError
+from ..games.messages import Message, join_names, say, series
 from ..games.shipwrights.rules import HUT_NUMBERS, SCORING_SPACES, TRACKS
 
 ROW_KEY = re.compile(r"^(card|nemesis)-(\d{1,3})-[a-z_]+$")
 CARD_INPUTS = ("id", "name", *TRACKS, "solo_vp", "draft", "trades")
 NEMESIS_INPUTS = ("id", "name", *TRACKS)
 ENTRY = re.compile(r"^(round_cards|nemesis)\[(\d+)\](?:\.([a-z_]+))?(?:\.([a-z_]+))?")
-LIST_NAMES = {"round_cards": ("card", "Round Card"), "nemesis": ("nemesis", "Nemesis card")}
+LIST_NAMES = {"round_cards": ("card", say("Round Card %(n)s")),
+              "nemesis": ("nemesis", say("Nemesis card %(n)s"))}
 
 
 def catalogue_from_form(form) -> dict:
@@ -82,9 +84,9 @@ def number(text: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- errors
-CARD_NEEDS = (("id", "its id or title"), ("military", "its Military icons"),
-              ("trade", "its Trade icons"), ("renown", "its Renown icons"),
-              ("draft", "the draft arrows"))
+CARD_NEEDS = (("id", say("its id or title")), ("military", say("its Military icons")),
+              ("trade", say("its Trade icons")), ("renown", say("its Renown icons")),
+              ("draft", say("the draft arrows")))
 NEMESIS_NEEDS = CARD_NEEDS[:4]
 
 
@@ -107,11 +109,12 @@ def check_complete(data: dict) -> None:
     if not found:
         return
     labels = {"round_cards": dict(CARD_NEEDS), "nemesis": dict(NEMESIS_NEEDS)}
-    sentences = [f"{label} still needs {join_words([labels[where][k] for k in missing])}."
+    sentences = [say("%(entry)s still needs %(needs)s.", entry=label,
+                     needs=join_names([labels[where][k] for k in missing]))
                  for where, label, _, missing in found]
     where, _, index, missing = found[0]
     key = f"icons.{missing[0]}" if missing[0] in TRACKS else missing[0]
-    raise RuleError(" ".join(sentences) + " Leave a row empty to skip it.",
+    raise RuleError(series([*sentences, say("Leave a row empty to skip it.")], " "),
                     f"{where}[{index}].{key}", "missing_value")
 
 
@@ -120,30 +123,28 @@ def missing_inputs(data: dict) -> list[str]:
             for where, _, index, missing in gaps(data) for key in missing]
 
 
-def join_words(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def name_the_entry(err: RuleError, data: dict) -> RuleError:
     """The same error, its message starting with the entry a person sees on the form."""
     label = entry_label(err.field or "", data)
-    message = f"{label}: {err.message}" if label else err.message
+    message = say("%(entry)s: %(message)s", entry=label, message=err.message) if label \
+        else err.message
     return RuleError(message, err.field, err.code, err.status)
 
 
-def entry_label(field: str, data: dict) -> str | None:
+def entry_label(field: str, data: dict) -> Message | None:
     match = ENTRY.match(field)
     if match:
         where, index = match.group(1), int(match.group(2))
         entries = data.get(where) or []
         entry = entries[index] if index < len(entries) else {}
         name = entry.get("id") if isinstance(entry, dict) else None
-        label = f"{LIST_NAMES[where][1]} {index + 1}"
-        return f"{label} ('{name}')" if isinstance(name, str) else label
+        label = say(LIST_NAMES[where][1], n=index + 1)
+        return say("%(entry)s ('%(name)s')", entry=label, name=name) if isinstance(
+            name, str) else label
     if field.startswith("huts."):
-        return f"Hut {field.split('.', 1)[1]}"
+        return say("Hut %(hut)s", hut=field.split(".", 1)[1])
     if field.startswith("track_vp."):
-        return f"Track VP for space {field.split('.', 1)[1]}"
+        return say("Track VP for space %(space)s", space=field.split(".", 1)[1])
     return None
 
 

@@ -3,8 +3,10 @@
 A message of the core (companion.games.messages) is its id and its parameters: the page looks
 the id up in its gettext catalogue (Flask-Babel) and fills it with its parameters said the
 same way in turn, numbers and lists written by Babel for the page's locale (format_decimal,
-format_list: "Ann, Bo und Cy", "Ann, Bo et Cy"). Names as typed stay as typed. An English page
-shows the message's own English, the same words the JSON API and the CLI answer with.
+format_list: "Ann, Bo und Cy", "Ann, Bo et Cy"). Names as typed stay as typed. A plain text is
+a word of the core with no parameters (a terrain, a captain's name): it is looked up as it is.
+An English page shows the message's own English, the same words the JSON API and the CLI
+answer with.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from flask_babel import get_locale, get_translations
 
-from ..games.messages import Message, render
+from ..games.messages import render
 
 
 def core(value: Any) -> str:
@@ -24,21 +26,6 @@ def core(value: Any) -> str:
     locale = get_locale()
     if locale is None or locale.language == "en":
         return str(value)
-    if not isinstance(value, Message):
-        return _old_words(value)
-    lookup = get_translations().ugettext
-    return render(value, shape=lookup, number=lambda n: format_decimal(n, locale=locale),
-                  listing=lambda items: format_list(items, locale=locale),
-                  typed=_old_param)
-
-
-# ---- until every game says its words as messages (issue 23): plain English from the core,
-# matched against the catalogue's shapes as before
-def _old_words(value: Any) -> str:
-    from .core_words import core as matched
-    return matched(value)
-
-
-def _old_param(name: str, value: str) -> str:
-    from .core_words import AS_TYPED
-    return value if AS_TYPED.match(name) else _old_words(value)
+    return render(value, shape=get_translations().ugettext,
+                  number=lambda n: format_decimal(n, locale=locale),
+                  listing=lambda items: format_list(items, locale=locale))

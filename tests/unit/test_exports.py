@@ -186,3 +186,23 @@ def test_a_link_too_long_shortens_its_comments_and_keeps_the_result():
     assert len(link) <= BGSTATS_MAX_LINK
     assert data["comments"].endswith("…") and len(data["comments"]) > 500
     assert [(p["name"], p["score"]) for p in data["players"]] == [("Ann", 12), ("Bo", 14)]
+
+
+def test_the_tie_break_is_kept_in_english_and_as_its_message():
+    """A shared win's sentence: English for other apps, and its id and parameters beside it
+    (what a page needs to say it in German or French); the JSON reads back to the same
+    message. An export without the message (an older one) still imports."""
+    from companion.games.messages import Message, from_data
+
+    doc = json.loads(json.dumps(a_play(glories=(14, 14))))
+    result = doc["result"]
+    assert result["tiebreak"] == "Ann and Bo tied on 14: a shared win."
+    assert result["tiebreak_message"] == {
+        "$message": "%(names)s tied on %(total)s: a shared win.",
+        "params": {"names": {"$message": "%(names)s", "params": {"names": ["Ann", "Bo"]}},
+                   "total": 14, "place": {"$message": "%(n)sst", "params": {"n": 1}}}}
+    said = from_data(result["tiebreak_message"])
+    assert isinstance(said, Message) and said == result["tiebreak"]
+    del result["tiebreak_message"]
+    body, events, catalogue = parse_import(doc)
+    assert check_replay(body, events, catalogue or {})["finished"] is True

@@ -93,12 +93,11 @@ def create(client, scenario, players):
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
 def test_a_plays_setup_says_every_sentence_in_the_language(app, client, lang):
-    from companion.web.core_words import core
+    from companion.web.words import core
 
     play_id, token = create(client, "wasteland", ["Ann", "Bo", "Cy"])
-    state = client.get(f"/api/v1/plays/{play_id}",
-                       headers={"Authorization": f"Bearer {token}"}).get_json()["state"]
-    setup = state["setup"]
+    service = app.extensions["companion"]
+    setup = service.state(service.load(play_id))["setup"]     # the core's messages
     html = unescape(client.get(f"/plays/{play_id}/{token}", headers={
         "Accept-Language": lang}).get_data(as_text=True))
     sentences = [*setup["checklist"], setup["notes"], setup["pirate_note"],

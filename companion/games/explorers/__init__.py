@@ -99,7 +99,7 @@ class ExplorersGame(Game):
         return {"captains": []}
 
     def validate_catalogue(self, data: Any) -> dict:
-        check_object(data, ("captains",), None, "The catalogue must be a JSON object.",
+        check_object(data, ("captains",), None, say("The catalogue must be a JSON object."),
                      say("Unknown catalogue field '%(key)s'."))
         return {"captains": validate_captain_catalogue(data.get("captains", []))}
 

@@ -230,7 +230,7 @@ def validate_captain_catalogue(data) -> list[dict]:
 
 def _catalogue_captain(entry, where: str) -> dict:
     check_object(entry, ("name", "bonus"), where,
-                 "Each captain needs a name and a bonus description.")
+                 say("Each captain needs a name and a bonus description."))
     name, bonus = entry.get("name"), entry.get("bonus")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise RuleError(say("A captain needs a name of 1 to %(count)s characters.",

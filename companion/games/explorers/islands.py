@@ -53,7 +53,7 @@ def parse_islands(raw: Any, players: list[str], rocks_of_ruin: bool,
 
 def parse_island(raw: Any, where: str, players: list[str], rocks_of_ruin: bool) -> dict:
     """One island: {tiles, complete, unraided_fortress, influence{player: pieces}, name?}."""
-    check_object(raw, ISLAND_KEYS, where, "An island needs tiles, complete and influence.",
+    check_object(raw, ISLAND_KEYS, where, say("An island needs tiles, complete and influence."),
                  say("Unknown island field '%(key)s'."))
     if "tiles" not in raw:
         raise RuleError("Say how many tiles the island covers.", f"{where}.tiles")
@@ -100,7 +100,7 @@ def parse_pieces(raw: Any, where: str, rocks_of_ruin: bool, *, fill: bool = True
     if raw is None:
         raw = {}
     check_object(raw, INFLUENCE, where,
-                 "A player's pieces must be an object, e.g. {\"vikings\": 2}.",
+                 say("A player's pieces must be an object, e.g. {\"vikings\": 2}."),
                  say("Unknown piece '%(key)s'."))
     pieces = {}
     for key in INFLUENCE:

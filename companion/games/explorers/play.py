@@ -179,7 +179,7 @@ def set_influence(state: dict, data: dict) -> dict:
     add = adds_of(data, tuple(INFLUENCE))
     i = island_index(state, data)
     player = player_of(data.get("player"), names_of(state), "data.player",
-                       "Pick a player of this play.")
+                       say("Pick a player of this play."))
     pieces = {k: v for k, v in data.items() if k not in ("island", "player", "add")}
     pieces = parse_pieces(pieces, "data", state["options"]["rocks_of_ruin"], fill=False)
     islands = [dict(island) for island in state["table"]["islands"]]
@@ -230,7 +230,7 @@ def keep_captain(state: dict, data: dict) -> dict:
     player, captain = data.get("player"), data.get("captain")
     if not isinstance(captain, str):
         raise RuleError("Name the captain the player keeps.", "data.captain")
-    player_of(player, names_of(state), "data.player", "Pick a player of this play.")
+    player_of(player, names_of(state), "data.player", say("Pick a player of this play."))
     if state["setup"]["solo"]:
         raise RuleError("The solo game keeps both captains and scores the lower one.",
                         "data.captain", "solo", 422)

@@ -22,13 +22,15 @@ Parts: ``box`` (catalogue values), ``scoring`` (the final rows), ``table`` (a pl
 from __future__ import annotations
 
 from ..box_questions import Unknowns
-from ..errors import RuleError, say
+from ..errors import RuleError
 from ..inputs import Option, SheetField, check_players, parse_score_players
+from ..messages import Message, say
 from ..protocol import Game
 from ..ranking import score_response
 from . import box, table
 from .scoring import (
     TAPESTRY_KINDS,
+    WALL_TIE_NAMES,
     WALL_TIE_RULES,
     artifact_note,
     player_rows,
@@ -43,33 +45,34 @@ class ReaversGame(Game):
     min_players = 2
     max_players = 4
     events = table.EVENTS
-    options = (Option("wall_ties", "Tied wall majorities", "choice", "share",
-                      tuple(WALL_TIE_RULES),
-                      help="No rule is published. share: tied players each take the place's "
-                           "full value and the next place is skipped; split: they share it."),)
+    options = (Option("wall_ties", say("Tied wall majorities"), "choice", "share",
+                      tuple(WALL_TIE_RULES), choice_labels=tuple(WALL_TIE_NAMES.items()),
+                      help=say("No rule is published. share: tied players each take the "
+                               "place's full value and the next place is skipped; split: they "
+                               "share it.")),)
     option_types = box.OPTION_TYPES
     phases = ("actions", "cleanup")
     rounds = table.ROUNDS
     # the rulebook's "End of the Game" scores artifacts, favor tokens, keep spoils (the
     # tapestries are keep spoils too), the defense/wall majorities and prophecies
     sheet_fields = (
-        SheetField("glory", "Glory during play",
-                   help="Battles, spoils and other glory on the track. In a play the app adds "
-                        "territory glory at each cleanup itself."),
-        SheetField("artifacts", "Artifacts (glory of each)", "list", end_game=True),
-        SheetField("favor", "Favor tokens left", help="2 glory each.", end_game=True),
-        SheetField("keep_spoils", "Keep spoils cards by type", "counts",
-                   help="e.g. Treasure, Art, Armor: scored as sets by the printed schedule.",
+        SheetField("glory", say("Glory during play"),
+                   help=say("Battles, spoils and other glory on the track. In a play the app "
+                            "adds territory glory at each cleanup itself.")),
+        SheetField("artifacts", say("Artifacts (glory of each)"), "list", end_game=True),
+        SheetField("favor", say("Favor tokens left"), help=say("2 glory each."), end_game=True),
+        SheetField("keep_spoils", say("Keep spoils cards by type"), "counts",
+                   help=say("e.g. Treasure, Art, Armor: scored as sets by the printed "
+                            "schedule."), end_game=True),
+        SheetField("tapestries", say("Tapestries by name"), "counts",
+                   help=say("15 per set of the 3 different tapestries, 2 for each other one."),
                    end_game=True),
-        SheetField("tapestries", "Tapestries by name", "counts",
-                   help="15 per set of the 3 different tapestries, 2 for each other one.",
-                   end_game=True),
-        SheetField("walls", "Wall tokens", end_game=True),
-        SheetField("prophecies", "Prophecies (glory of each)", "list", end_game=True),
+        SheetField("walls", say("Wall tokens"), end_game=True),
+        SheetField("prophecies", say("Prophecies (glory of each)"), "list", end_game=True),
     )
-    catalogue_help = ("The glory for sets of 1, 2, 3 … cards printed at the bottom of the "
-                      "Treasure, Art and Armor cards, and the glory for the most and second most "
-                      "wall tokens.")
+    catalogue_help = say("The glory for sets of 1, 2, 3 … cards printed at the bottom of the "
+                         "Treasure, Art and Armor cards, and the glory for the most and second "
+                         "most wall tokens.")
 
     # ---- box catalogue
     def empty_catalogue(self) -> dict:
@@ -83,7 +86,7 @@ class ReaversGame(Game):
     def parse_box_value(self, key, value):
         return box.parse_box_value(key, value)
 
-    def box_question(self, key: str) -> str:
+    def box_question(self, key: str) -> Message:
         return box.question_for(key)
 
     def with_box_values(self, catalogue: dict, answers: dict) -> dict:
@@ -120,7 +123,8 @@ class ReaversGame(Game):
             raise RuleError("The request must be a JSON object.", None)
         for key in body:
             if key not in ("players", "options"):
-                raise RuleError(f"Unknown field '{key}'.", str(key), "unknown_field")
+                raise RuleError(say("Unknown field '%(key)s'.", key=str(key)), str(key),
+                                "unknown_field")
         options = self.parse_options(body.get("options"))
         rules = box.box_rules(options, catalogue)
         players = parse_score_players(body, self.sheet_fields, options,
@@ -151,7 +155,7 @@ class ReaversGame(Game):
         return state
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
-                       ) -> str | None:
+                       ) -> Message | None:
         return table.describe(state, event)
 
     def inverse_event(self, event: dict) -> dict | None:

@@ -12,8 +12,9 @@ from pydantic import Field
 
 from ..bodies import NOT_BLANK, SPACE, Body, text, whole, worded
 from ..box_questions import BOX_NUMBER
-from ..errors import DUPLICATE, RuleError, say
+from ..errors import DUPLICATE, RuleError
 from ..inputs import MAX_NUMBER, check_int
+from ..messages import Message, join_names, known_word, say, series
 
 CATALOGUE_KEYS = ("keep_spoils_schedule", "wall_majority")
 MAX_SCHEDULE_LENGTH = 20
@@ -32,8 +33,9 @@ def validate_catalogue(data: Any) -> dict:
         raise RuleError("The catalogue must be a JSON object.", None)
     for key in data:
         if key not in CATALOGUE_KEYS:
-            raise RuleError(f"Unknown catalogue entry '{key}'; Reavers keeps "
-                            f"{' and '.join(CATALOGUE_KEYS)}.", str(key), "unknown_field")
+            raise RuleError(say("Unknown catalogue entry '%(key)s'; Reavers keeps %(keys)s.",
+                                key=str(key), keys=join_names(CATALOGUE_KEYS)), str(key),
+                            "unknown_field")
     return {"keep_spoils_schedule": clean_schedule(data.get("keep_spoils_schedule", {}),
                                                    "keep_spoils_schedule"),
             "wall_majority": clean_wall_majority(data.get("wall_majority"), "wall_majority")}
@@ -45,18 +47,22 @@ def clean_schedule(value: Any, where: str) -> dict:
         raise RuleError("The keep spoils schedule must be an object of {type: [glory, ...]}.",
                         where)
     if len(value) > MAX_SPOILS_TYPES:
-        raise RuleError(f"At most {MAX_SPOILS_TYPES} keep spoils types.", where)
+        raise RuleError(say("At most %(count)s keep spoils types.", count=MAX_SPOILS_TYPES),
+                        where)
     out: dict[str, list[int]] = {}
     for key, steps in value.items():
         at = f"{where}.{key}"
         if not isinstance(key, str) or not key.strip() or len(key) > MAX_TYPE_NAME:
             raise RuleError("Each keep spoils type needs a short name.", where)
         if find_schedule(key, out) is not None:
-            raise RuleError(f"The keep spoils type '{key}' is listed twice.", at, DUPLICATE)
+            raise RuleError(say("The keep spoils type '%(kind)s' is listed twice.",
+                                kind=spoils_word(key)), at, DUPLICATE)
         if not isinstance(steps, list) or not 1 <= len(steps) <= MAX_SCHEDULE_LENGTH:
-            raise RuleError(f"{key}: give the glory for 1, 2, ... cards as a list of 1 to "
-                            f"{MAX_SCHEDULE_LENGTH} numbers.", at)
-        out[key.strip()] = [check_int(v, f"{at}[{i}]", f"{key} glory", 0, MAX_GLORY)
+            raise RuleError(say("%(kind)s: give the glory for 1, 2, ... cards as a list of 1 to "
+                                "%(count)s numbers.", kind=spoils_word(key),
+                                count=MAX_SCHEDULE_LENGTH), at)
+        out[key.strip()] = [check_int(v, f"{at}[{i}]",
+                                      say("%(kind)s glory", kind=spoils_word(key)), 0, MAX_GLORY)
                             for i, v in enumerate(steps)]
     return out
 
@@ -69,8 +75,8 @@ def clean_wall_majority(value: Any, where: str) -> list | None:
     if not isinstance(value, list) or len(value) != 2:
         raise RuleError("The wall majority must be two numbers: the glory for the most and "
                         "for the second most wall tokens.", where)
-    most, second = (None if v is None else check_int(v, f"{where}[{i}]", "Wall majority glory",
-                                                     0, MAX_GLORY)
+    most, second = (None if v is None else check_int(v, f"{where}[{i}]",
+                                                     say("Wall majority glory"), 0, MAX_GLORY)
                     for i, v in enumerate(value))
     if most is None and second is None:
         return None
@@ -114,10 +120,10 @@ PLACE_WORDS = ("the most", "the second most")
 SCHEDULE_KEY = "keep_spoils_schedule."
 
 
-def schedule_question(kind: str) -> str:
+def schedule_question(kind: str) -> Message:
     return say("How much glory is a set of 1, 2, 3 … %(kind)s cards worth? (printed at the "
                "bottom of each %(kind)s card; type the numbers in order, separated by spaces)",
-               kind=kind)
+               kind=spoils_word(kind))
 
 
 def wall_question(place: int) -> str:
@@ -246,15 +252,20 @@ def with_box_values(catalogue: dict, answers: dict) -> dict:
     return validate_catalogue({"keep_spoils_schedule": schedule, "wall_majority": majority})
 
 
-PRINTED_SPOILS = ("Treasure", "Art", "Armor")      # the types with a printed set schedule
-# (their names in the players' language: a question about a type says its name through core())
-SPOILS_WORDS = (say("Treasure"), say("Art"), say("Armor"))
+# the types with a printed set schedule (in a sentence, said in the reader's words)
+PRINTED_SPOILS = (say("Treasure"), say("Art"), say("Armor"))
+
+
+def spoils_word(kind: str) -> Message | str:
+    """A keep spoils type in a sentence: a printed one in the reader's words, another one (a
+    type the owner typed in the box data) as typed."""
+    return known_word(kind.strip() if isinstance(kind, str) else kind, PRINTED_SPOILS)
 
 
 def spoils_kinds(options: dict, catalogue: Any) -> list[tuple[str, str]]:
     """The keep spoils types a sheet offers a stepper each, as (key, label): the printed
     Treasure, Art and Armor, then every other type the play's box data has a schedule for."""
-    kinds = list(zip(PRINTED_SPOILS, SPOILS_WORDS, strict=True))
+    kinds = [(str(kind), kind) for kind in PRINTED_SPOILS]
     seen = {kind.casefold() for kind in PRINTED_SPOILS}
     for schedule in box_rules(options, catalogue)["schedules"]:
         for kind in schedule:
@@ -278,7 +289,7 @@ def ahead(catalogue: dict) -> list[dict]:
 def needs(catalogue: dict) -> list[dict]:
     clean = validate_catalogue(catalogue or {})
     schedule, majority = clean["keep_spoils_schedule"], clean["wall_majority"] or [None, None]
-    kinds = ", ".join(schedule)
+    kinds = series([spoils_word(kind) for kind in schedule], ", ")
     return [{"what": say("Keep spoils set values (Treasure, Art, Armor …)"),
              "known": bool(schedule),
              "detail": (say("Known for: %(kinds)s. Any other type counts 0 until you answer.",

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from ..box_questions import Unknowns
-from ..errors import impossible, say
-from ..messages import join_names
-from .box import WALL_KEYS, find_schedule, schedule_question, wall_question
+from ..errors import impossible
+from ..messages import Message, join_names, say, series
+from .box import WALL_KEYS, find_schedule, schedule_question, spoils_word, wall_question
 
 FAVOR_GLORY = 2
 TAPESTRY_KINDS = 3
@@ -15,11 +15,9 @@ WALL_TIE_RULES = {
                  "places they fill are used up (a tie for most leaves no second place)"),
     "split": say("tied players share the values of the places they fill, rounded down"),
 }
+# TRANSLATORS: "share"/"split" are Reavers' options for tied wall majorities.
+WALL_TIE_NAMES = {"share": say("share"), "split": say("split")}
 PLACE_NAMES = (say("most"), say("second most"))
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
 def spoils_sets(count: int, schedule: list[int]) -> tuple[int, list[int]]:
@@ -43,17 +41,17 @@ def keep_spoils_glory(counts: dict, schedules: tuple,
             unknowns.ask(f"keep_spoils_schedule.{kind.strip()}", schedule_question(kind.strip()),
                          "numbers")
             parts.append(say("%(kind)s %(count)s: the set values are not known yet, counted "
-                             "as 0", kind=kind, count=count))
+                             "as 0", kind=spoils_word(kind), count=count))
             unknown = True
             continue
         glory, sizes = spoils_sets(count, steps)
         total += glory
         parts.append(say("%(kind)s %(count)s as sets of %(sizes)s = %(glory)s",
-                         kind=kind, count=count, sizes="+".join(map(str, sizes)),
+                         kind=spoils_word(kind), count=count, sizes="+".join(map(str, sizes)),
                          glory=glory))
     if not parts:
         return total, say("No keep spoils."), unknown
-    return total, say("%(parts)s.", parts="; ".join(parts)), unknown
+    return total, say("%(parts)s.", parts=series(parts)), unknown
 
 
 def tapestry_glory(counts: dict, where: str) -> tuple[int, str]:
@@ -112,14 +110,15 @@ def wall_awards(walls: list[int], majority: list | None, rule: str,
     return wall_places(walls, majority or [None, None], rule, unknowns)
 
 
-def wall_sentence(walls: int, award: dict, names: list[str], rule: str) -> str:
+def wall_sentence(walls: int, award: dict, names: list[str], rule: str) -> Message:
     if not walls:
         return say("No wall tokens.")
     place = award["place"]
     where = PLACE_NAMES[place] if place < len(PLACE_NAMES) else say("below second place")
     shape = WALL_WORDS[walls == 1, bool(award["tied"]), bool(award.get("unknown"))]
     return say(shape, count=walls, place=where, glory=award["glory"],
-               names=join_names([names[j] for j in award["tied"]]), rule_name=rule,
+               names=join_names([names[j] for j in award["tied"]]),
+               rule_name=WALL_TIE_NAMES.get(rule, rule),
                rule=WALL_TIE_RULES.get(rule, ""))
 
 

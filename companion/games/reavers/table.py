@@ -7,8 +7,9 @@ from typing import Any, Literal
 from pydantic import ConfigDict, model_validator
 
 from ..bodies import Body, On, Player, delta, exactly_one, one_given, whole, worded
-from ..errors import RuleError, say
+from ..errors import RuleError
 from ..inputs import player_of
+from ..messages import Message, say, series
 from ..protocol import seat_after
 
 LOCATIONS = {"recruit_reavers": say("Recruit Reavers"),
@@ -65,8 +66,9 @@ def setup_checklist(players: list[str], start: str, food: dict, honor: str | Non
                     "score tracker on 0 of the Glory track.")
     return [
         board, marker, takes,
-        say("Food by seat: %(players)s.",
-            players=", ".join(f"{p} {n}" for p, n in food.items())),
+        say("Food by seat: %(players)s.", players=series(
+            [Message("%(player)s %(count)s", {"player": p, "count": n}) for p, n in food.items()],
+            ", ")),
         say("Shuffle the Sea Journey, Sea Battle, Village Spoils, Keep Spoils, Reaver and "
             "Prophecy decks one by one onto their spaces."),
         say("Each player draws 2 Reavers, rolls the dice pictured top left onto their board, "
@@ -108,7 +110,8 @@ def new_table(state: dict) -> dict:
 
 class ReaversPlace(Body):
     """The next pawn goes to a free location."""
-    location: worded(Literal[tuple(LOCATIONS)], f"Pick a location: {', '.join(LOCATIONS)}.")
+    location: worded(Literal[tuple(LOCATIONS)], say("Pick a location: %(locations)s.",
+                                                  locations=", ".join(LOCATIONS)))
     player: Player = None          # whose pawn (left out: the next one's)
 
 
@@ -121,8 +124,8 @@ class ReaversTerritories(Body):
 
     @model_validator(mode="after")
     def count_or_add(self):
-        one_given(self, "count", "add", message="Send either count (territories held) or "
-                                                "add (a change), not both.")
+        one_given(self, "count", "add", message=say("Send either count (territories held) or "
+                                                    "add (a change), not both."))
         return self
 
 
@@ -134,7 +137,7 @@ class ReaversStartPlayer(Body):
 def check_player(state: dict, name: Any, field: str) -> str:
     names = names_of(state)
     return player_of(name, names, field,
-                     say("Pick a player of this play: %(names)s.", names=", ".join(names)))
+                     say("Pick a player of this play: %(names)s.", names=series(names, ", ")))
 
 
 def check_placement(state: dict, data: ReaversPlace) -> tuple[str, str]:
@@ -241,7 +244,8 @@ def cleanup(state: dict) -> None:
     """Entering cleanup: territory glory for the round, then the Honor Ship moves on."""
     table = state["table"]
     record_cleanup_glory(state)
-    gains = ", ".join(f"{n} +{g}" for n, g in table["history"][-1]["glory"].items())
+    gains = series([Message("%(player)s +%(count)s", {"player": n, "count": g})
+                    for n, g in table["history"][-1]["glory"].items()], ", ")
     notices = [say("Cleanup of round %(round)s: territory glory %(who)s.", round=state["round"],
                    who=gains)]
     if table["honor_ship"] is not None:
@@ -275,7 +279,7 @@ def round_notices(state: dict) -> list[str]:
                 round=state["round"], player=table["next_player"], n=done + 1, count=total)]
 
 
-def describe(state: dict, event: dict) -> str | None:
+def describe(state: dict, event: dict) -> Message | None:
     """Reavers' changes in players' words: "Cecilie +1 territory"."""
     data = event.get("data") or {}
     player = data.get("player")

@@ -12,8 +12,9 @@ from typing import Annotated
 from pydantic import Field
 
 from ..bodies import Player
-from ..errors import RuleError, say
+from ..errors import RuleError
 from ..inputs import Option, SheetField, check_object, parse_score_players, player_of
+from ..messages import Message, say, series
 from ..protocol import Game
 from ..ranking import score_response
 from . import board, book, race, sheets, table
@@ -23,22 +24,25 @@ from .scenarios import SCENARIOS, Scenario
 SCORE_ROWS = {"settlements": 1, "cities": 2, "longest_route": 2, "largest_army": 2,
               "vp_cards": 1, "special_vp": 1}
 FAIRNESS_LABELS = {
-    "no_equal_neighbours": "No equal numbers side by side",
-    "no_2_12_neighbours": "No 2 and 12 side by side",
-    "max_corner_pips": "Most pips around one corner (0: no cap)",
-    "max_terrain_cluster": "Largest group of one terrain (0: no cap)",
+    "no_equal_neighbours": say("No equal numbers side by side"),
+    "no_2_12_neighbours": say("No 2 and 12 side by side"),
+    "max_corner_pips": say("Most pips around one corner (0: no cap)"),
+    "max_terrain_cluster": say("Largest group of one terrain (0: no cap)"),
 }
+# the fairness settings as a refusal names them (their labels without the hint in brackets)
+FAIRNESS_NAMES = {"no_equal_neighbours": FAIRNESS_LABELS["no_equal_neighbours"],
+                  "no_2_12_neighbours": FAIRNESS_LABELS["no_2_12_neighbours"],
+                  "max_corner_pips": say("Most pips around one corner"),
+                  "max_terrain_cluster": say("Largest group of one terrain")}
 
 
-def scenario_notes(scenario: Scenario, mode: str) -> str:
+def scenario_notes(scenario: Scenario, mode: str) -> Message:
     """The scenario's notes; its "Drawn: ..." part tells how the app drew its own frame, so a
     board laid as the book's layout leaves it out."""
-    text = " ".join(scenario.notes.split())
-    rulebook, _, drawn = text.partition(" Drawn: ")
-    if mode in ("book", "book_missing") or not drawn:
-        return rulebook
-    return say("%(rulebook_text)s Drawn: %(drawn_text)s", rulebook_text=rulebook,
-               drawn_text=drawn)
+    if mode in ("book", "book_missing") or not scenario.drawn:
+        return scenario.notes
+    return say("%(rulebook_text)s Drawn: %(drawn_text)s", rulebook_text=scenario.notes,
+               drawn_text=scenario.drawn)
 
 
 LAYOUT_LABELS = {
@@ -57,38 +61,39 @@ class SeafarersGame(Game):
     phases = ("play",)
     rounds = None
     options = (
-        Option("scenario", "Scenario", "choice", "new_shores", tuple(SCENARIOS),
+        Option("scenario", say("Scenario"), "choice", "new_shores", tuple(SCENARIOS),
                choice_labels=tuple((s.id, s.name) for s in SCENARIOS.values()),
-               help="One of the 1997 rulebook's scenarios."),
+               help=say("One of the 1997 rulebook's scenarios.")),
         Option("no_equal_neighbours", FAIRNESS_LABELS["no_equal_neighbours"], "bool", False),
         Option("no_2_12_neighbours", FAIRNESS_LABELS["no_2_12_neighbours"], "bool", False),
         Option("max_corner_pips", FAIRNESS_LABELS["max_corner_pips"], "int", 0, maximum=15,
-               help="Pips count the dots on the chips of the hexes meeting at a corner."),
+               help=say("Pips count the dots on the chips of the hexes meeting at a corner.")),
         Option("max_terrain_cluster", FAIRNESS_LABELS["max_terrain_cluster"], "int", 0,
-               maximum=30, help="Counts gold and the five resource terrains."),
-        Option("layout", "Board layout", "choice", "book", ("book", "variable"),
-               choice_labels=(("book", "The book's layout"),
-                              ("variable", "Variable layout (not the book's)")),
-               help="The book's layout: Four Islands, Oceans and Through the Wasteland as "
-                    "the book's diagram shows them (entered once by the owner). Variable "
-                    "layout: the app's own random layout, not the book's. Other scenarios "
-                    "are laid at random either way."),
-        Option("target_vp", "Victory target (The Great Crossing: the 1997 book gives no "
-                            "target)", "int", None, minimum=3, maximum=30,
-               help="Only for The Great Crossing, whose section names no target; the other "
-                    "scenarios play to the book's."),
+               maximum=30, help=say("Counts gold and the five resource terrains.")),
+        Option("layout", say("Board layout"), "choice", "book", ("book", "variable"),
+               choice_labels=(("book", say("The book's layout")),
+                              ("variable", say("Variable layout (not the book's)"))),
+               help=say("The book's layout: Four Islands, Oceans and Through the Wasteland as "
+                        "the book's diagram shows them (entered once by the owner). Variable "
+                        "layout: the app's own random layout, not the book's. Other scenarios "
+                        "are laid at random either way.")),
+        Option("target_vp", say("Victory target (The Great Crossing: the 1997 book gives no "
+                                "target)"), "int", None, minimum=3, maximum=30,
+               help=say("Only for The Great Crossing, whose section names no target; the other "
+                        "scenarios play to the book's.")),
     )
     # in players' words (the box data page lists it); the JSON shape is in the API's document
-    catalogue_help = ("The book's layouts of the scenarios laid out \"as shown\" (Four Islands, "
-                      "Oceans, Through the Wasteland), entered once from your rulebook's "
-                      "diagrams, each holding exactly the book's material list.")
+    catalogue_help = say("The book's layouts of the scenarios laid out \"as shown\" (Four "
+                         "Islands, Oceans, Through the Wasteland), entered once from your "
+                         "rulebook's diagrams, each holding exactly the book's material list.")
     sheet_fields = (
-        SheetField("settlements", "Settlements on the board", maximum=5),
-        SheetField("cities", "Cities on the board", maximum=8),
-        SheetField("longest_route", "Longest trade route (2 VP)", "bool"),
-        SheetField("largest_army", "Largest army (2 VP)", "bool"),
-        SheetField("vp_cards", "Victory point cards", maximum=10),
-        SheetField("special_vp", "Special victory points (the scenario's chips)", maximum=30),
+        SheetField("settlements", say("Settlements on the board"), maximum=5),
+        SheetField("cities", say("Cities on the board"), maximum=8),
+        SheetField("longest_route", say("Longest trade route (2 VP)"), "bool"),
+        SheetField("largest_army", say("Largest army (2 VP)"), "bool"),
+        SheetField("vp_cards", say("Victory point cards"), maximum=10),
+        SheetField("special_vp", say("Special victory points (the scenario's chips)"),
+                   maximum=30),
     )
 
     # ---- setup
@@ -226,9 +231,11 @@ class SeafarersGame(Game):
         return state
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
-                       ) -> str | None:
+                       ) -> Message | None:
         """"End of Ann's turn": whose turn ended is told by the state right after the change
         (the seat before the one playing now) or right before it (the one playing then)."""
+        if event.get("type") in ("discover", "move_chip"):
+            return {"discover": say("Discover"), "move_chip": say("Move chip")}[event["type"]]
         if event.get("type") != "advance" or not race.keeps_turns(state):
             return None
         player = race.turn_ended(state, moment)
@@ -246,7 +253,8 @@ class SeafarersGame(Game):
             state["finished"] = True
             state["table"].setdefault("notices", []).append(
                 say("%(players)s reached %(target)s victory points: the game is over.",
-                    players=", ".join(result["reached_target"]), target=result["target_vp"]))
+                    players=series(result["reached_target"], ", "),
+                    target=result["target_vp"]))
             return state
         return super().advance(state)
 
@@ -280,8 +288,8 @@ def score_player(name: str, sheet: dict) -> dict:
         value = sheet[row]
         categories[row] = vp * int(value)
         if categories[row]:
-            explanations[row] = (f"{vp} VP" if isinstance(value, bool)
-                                 else f"{value} x {vp} VP")
+            explanations[row] = (say("%(vp)s VP", vp=vp) if isinstance(value, bool)
+                                 else say("%(count)s x %(vp)s VP", count=value, vp=vp))
     return {"name": name, "categories": categories, "explanations": explanations}
 
 
@@ -289,9 +297,8 @@ def unmet(failed: GenerationFailed) -> RuleError:
     if failed.setting is None:
         return RuleError(say("No board met the scenario's rules; try another seed."),
                          "options.scenario", "constraints_unmet", 422)
-    label = FAIRNESS_LABELS[failed.setting].split(" (")[0]
     return RuleError(say("No board can meet these fairness settings: relax '%(setting)s'.",
-                         setting=label),
+                         setting=FAIRNESS_NAMES[failed.setting]),
                      f"options.{failed.setting}", "constraints_unmet", 422)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import say
+from ..messages import say, series
 from . import hexgrid
 from .generator import Board, Search
 from .scenarios import (
@@ -170,7 +170,7 @@ def checklist(scenario: Scenario, layout: Layout, players: int,
     if scenario.chip_bag:
         items.append(say("Put the second set's chips %(chips)s in a bag; a small-island tile "
                          "gets the next chip when a ship or road first reaches it.",
-                         chips=", ".join(map(str, sorted(layout.chips)))))
+                         chips=series(sorted(layout.chips), ", ")))
     if scenario.start_on_main_island:
         items.append(say("Every player founds both start settlements on the main island."))
     if scenario.free_harbours:

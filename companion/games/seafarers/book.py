@@ -17,8 +17,17 @@ from typing import Any
 
 from ..errors import DUPLICATE, RuleError
 from ..inputs import check_int, check_object
+from ..messages import say, series
 from . import hexgrid
-from .scenarios import NUMBERS, PRODUCING, SCENARIOS, TERRAINS, Layout, Scenario
+from .scenarios import (
+    NUMBERS,
+    PRODUCING,
+    SCENARIOS,
+    TERRAINS,
+    Layout,
+    Scenario,
+    terrain_word,
+)
 
 COORD_LIMIT = 30
 MAX_HEXES = 120
@@ -46,16 +55,18 @@ def empty_catalogue() -> dict:
 
 def validate_catalogue(data: Any) -> dict:
     """The cleaned Seafarers box data, or a RuleError naming the bad entry."""
-    check_object(data, ("layouts",), None, "The catalogue must be a JSON object.",
-                 "catalogue entry")
+    check_object(data, ("layouts",), None, say("The catalogue must be a JSON object."),
+                 say("Unknown catalogue entry '%(key)s'."))
     layouts = data.get("layouts", {})
     if not isinstance(layouts, dict):
         raise RuleError("layouts must be an object of {scenario/players: layout}.", "layouts")
     clean = {}
     for key, entry in layouts.items():
         if key not in book_keys():
-            raise RuleError(f"'{key}' is not a scenario laid out as shown in the book; these "
-                            f"are: {', '.join(book_keys())}.", f"layouts.{key}", "unknown_field")
+            raise RuleError(say("'%(key)s' is not a scenario laid out as shown in the book; "
+                                "these are: %(keys)s.", key=key,
+                                keys=series(book_keys(), ", ")),
+                            f"layouts.{key}", "unknown_field")
         scenario_id, players = key.split("/")
         scenario = SCENARIOS[scenario_id]
         clean[key] = validate_layout(scenario, scenario.layout(int(players)), int(players),
@@ -68,7 +79,7 @@ def validate_layout(scenario: Scenario, layout: Layout, players: int, entry: Any
                     where: str) -> dict:
     """One entered layout: {"hexes": [{q, r, terrain, number, hidden}], "harbours": [{q, r,
     facing}]}, holding exactly the book's material for this player count."""
-    check_object(entry, ("hexes", "harbours"), where, "A layout needs hexes and harbours.")
+    check_object(entry, ("hexes", "harbours"), where, say("A layout needs hexes and harbours."))
     hexes = parse_hexes(entry.get("hexes"), f"{where}.hexes")
     harbours = parse_harbours(entry.get("harbours"), hexes, f"{where}.harbours")
     check_material(scenario, layout, players, hexes, harbours, where)
@@ -80,11 +91,11 @@ def parse_hexes(raw: Any, where: str) -> dict:
     if not isinstance(raw, list) or not raw:
         raise RuleError("List the board's hexes: [{q, r, terrain, number}].", where)
     if len(raw) > MAX_HEXES:
-        raise RuleError(f"A layout holds at most {MAX_HEXES} hexes.", where)
+        raise RuleError(say("A layout holds at most %(count)s hexes.", count=MAX_HEXES), where)
     out: dict = {}
     for i, item in enumerate(raw):
         at = f"{where}[{i}]"
-        check_object(item, HEX_FIELDS, at, "Each hex needs q, r and a terrain.")
+        check_object(item, HEX_FIELDS, at, say("Each hex needs q, r and a terrain."))
         ignored_text(item, "label", at)
         q = check_int(item.get("q"), f"{at}.q", "q", -COORD_LIMIT, COORD_LIMIT)
         r = check_int(item.get("r"), f"{at}.r", "r", -COORD_LIMIT, COORD_LIMIT)
@@ -104,14 +115,15 @@ def parse_hex(item: dict, q: int, r: int, at: str) -> dict:
             raise RuleError("A face-down position has no terrain or number yet.", f"{at}.terrain")
         return {"q": q, "r": r, "terrain": None, "number": None, "hidden": True}
     if terrain not in TERRAINS:
-        raise RuleError(f"Terrain must be one of: {', '.join(TERRAINS)}.", f"{at}.terrain")
+        raise RuleError(say("Terrain must be one of: %(terrains)s.", terrains=", ".join(TERRAINS)),
+                        f"{at}.terrain")
     if terrain in PRODUCING:
         if number not in NUMBERS:
             raise RuleError("A producing tile needs a number chip: 2 to 12 but not 7.",
                             f"{at}.number")
     elif number is not None:
-        raise RuleError(f"A {'wasteland' if terrain == 'desert' else terrain} tile takes no "
-                        "number chip.", f"{at}.number")
+        raise RuleError(say("A %(terrain)s tile takes no number chip.",
+                            terrain=terrain_word(terrain)), f"{at}.number")
     return {"q": q, "r": r, "terrain": terrain, "number": number, "hidden": False}
 
 
@@ -123,7 +135,7 @@ def parse_harbours(raw: Any, hexes: dict, where: str) -> list[dict]:
     out, seen = [], set()
     for i, item in enumerate(raw):
         at = f"{where}[{i}]"
-        check_object(item, HARBOUR_FIELDS, at, "Each harbour needs q, r, facing.")
+        check_object(item, HARBOUR_FIELDS, at, say("Each harbour needs q, r, facing."))
         ignored_text(item, "type", at)
         q = check_int(item.get("q"), f"{at}.q", "q", -COORD_LIMIT, COORD_LIMIT)
         r = check_int(item.get("r"), f"{at}.r", "r", -COORD_LIMIT, COORD_LIMIT)
@@ -146,33 +158,37 @@ def ignored_text(item: dict, key: str, at: str) -> None:
     """A hex's label and a harbour's type, as a setup answers them, are taken and ignored (the
     app labels the hexes and deals the harbour pieces itself), but only as text."""
     if item.get(key) is not None and not isinstance(item[key], str):
-        raise RuleError(f"{key} is ignored here, but must be a text when given.", f"{at}.{key}")
+        raise RuleError(say("%(key)s is ignored here, but must be a text when given.", key=key),
+                        f"{at}.{key}")
 
 
 def check_material(scenario, layout, players, hexes, harbours, where) -> None:
     """The layout holds exactly the book's list for this player count."""
-    name = f"{scenario.name} for {players} players"
+    name = say("%(scenario)s for %(count)s players", scenario=scenario.name, count=players)
     tiles = Counter(h["terrain"] for h in hexes.values() if not h["hidden"])
     for terrain in TERRAINS:
         want, have = layout.tiles.get(terrain, 0), tiles.get(terrain, 0)
         if want != have:
-            word = "wasteland" if terrain == "desert" else terrain
-            raise RuleError(f"{name} lists {want} {word} tiles face up; the layout has {have}.",
+            raise RuleError(say("%(name)s lists %(count)s %(terrain)s tiles face up; the layout "
+                                "has %(have)s.", name=name, count=want,
+                                terrain=terrain_word(terrain), have=have),
                             f"{where}.hexes", "wrong_material")
     hidden = sum(1 for h in hexes.values() if h["hidden"])
     if hidden != sum(layout.hidden_tiles.values()):
-        raise RuleError(f"{name} has {sum(layout.hidden_tiles.values())} face-down positions; "
-                        f"the layout has {hidden}.", f"{where}.hexes", "wrong_material")
+        raise RuleError(say("%(name)s has %(count)s face-down positions; the layout has "
+                            "%(have)s.", name=name, count=sum(layout.hidden_tiles.values()),
+                            have=hidden), f"{where}.hexes", "wrong_material")
     chips = Counter(h["number"] for h in hexes.values() if h["number"] is not None)
     for number in NUMBERS:
         want, have = layout.chips.get(number, 0), chips.get(number, 0)
         if want != have:
-            raise RuleError(f"{name} lists {want} number chips of {number}; the layout has "
-                            f"{have}.", f"{where}.hexes", "wrong_material")
+            raise RuleError(say("%(name)s lists %(count)s number chips of %(number)s; the "
+                                "layout has %(have)s.", name=name, count=want, number=number,
+                                have=have), f"{where}.hexes", "wrong_material")
     if len(harbours) != sum(layout.harbours.values()):
-        raise RuleError(f"{name} lists {sum(layout.harbours.values())} harbours; the layout "
-                        f"has {len(harbours)} harbour spots.", f"{where}.harbours",
-                        "wrong_material")
+        raise RuleError(say("%(name)s lists %(count)s harbours; the layout has %(have)s harbour "
+                            "spots.", name=name, count=sum(layout.harbours.values()),
+                            have=len(harbours)), f"{where}.harbours", "wrong_material")
 
 
 # --------------------------------------------------------------------------- setups

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import say
+from ..messages import Message, say
 from .hexgrid import parse_art
 
 TERRAINS = ("sea", "desert", "gold", "fields", "hills", "mountains", "pasture", "forest")
@@ -37,6 +37,27 @@ HARBOUR_TYPES = ("3:1",) + SPECIAL_HARBOURS
 NUMBERS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 RED = (6, 8)
+# TRANSLATORS: Catan terrains (lower case, as the board labels them): the published Catan
+# terms (Kosmos: Ackerland, Hügelland, Gebirge, Weideland, Wald, Wüste, Meer, Goldfluss;
+# Catane: champs, colline, montagnes, pré, forêt, désert, mer, rivière d'or). The 1997
+# book's "wasteland" is the desert tiles (Wüste / désert).
+TERRAIN_NAMES = {"sea": say("sea"), "desert": say("desert"), "gold": say("gold"),
+                 "fields": say("fields"), "hills": say("hills"),
+                 "mountains": say("mountains"), "pasture": say("pasture"),
+                 "forest": say("forest")}
+WASTELAND, UNKNOWN_TERRAIN = say("wasteland"), say("unknown")
+# TRANSLATORS: Catan resources: Getreide, Lehm, Erz, Wolle, Holz / blé, argile, minerai,
+# laine, bois.
+RESOURCE_NAMES = {"grain": say("grain"), "brick": say("brick"), "ore": say("ore"),
+                  "wool": say("wool"), "lumber": say("lumber"), "gold": say("any resource")}
+
+
+def terrain_word(terrain: str | None) -> Message | str:
+    """What a terrain is called on the table: the 1997 book's wasteland is the API's
+    "desert"."""
+    if terrain == "desert":
+        return WASTELAND
+    return TERRAIN_NAMES.get(terrain, terrain) if terrain else UNKNOWN_TERRAIN
 
 HARBOUR_CODES = {str(i): (i,) for i in range(6)}
 HARBOUR_CODES.update({"a": (0, 3), "b": (1, 4), "c": (2, 5), "d": (0, 2), "e": (1, 3),
@@ -97,7 +118,7 @@ class Scenario:
     name: str
     target_vp: int | None          # None: the book gives no target (the table sets one)
     layouts: tuple[Layout, ...]
-    notes: str
+    notes: str                     # the rulebook's words, in short
     main_island: bool = False      # the base game's main island ('M' symbols) is on the board
     red_off_gold: bool = False     # the scenario forbids 6 and 8 on gold
     chip_bag: bool = False         # the listed chips go into a bag, not onto the board
@@ -107,6 +128,7 @@ class Scenario:
     cities_per_player: int = 4     # the base box's 4; Greater Catan hands out 8
     as_shown: bool = False         # the book lays the board "as shown" in its diagram
     start_on_main_island: bool = False   # both start settlements "on the main island"
+    drawn: str = ""                # how the app draws its own frame of the board
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -116,19 +138,22 @@ class Scenario:
         return next((lay for lay in self.layouts if players in lay.players), None)
 
 
+# TRANSLATORS: Seafarers scenario names: the German and French 1997 names were not at hand, so
+# these are our own translations.
 def new_shores() -> Scenario:
-    """To New Shores (3-4 players, 13 VP).
-
-    Rulebook: the main island laid as in the base game, with plain sea tiles around it; the
-    small islands use the listed 18 tiles (10 sea, 2 gold, 1 fields, 1 hills, 2 mountains,
-    1 pasture, 1 forest) and 8 chips (2, 3, 4, 5, 8, 9, 10, 11); 9 harbours (5 special,
-    4 x 3:1); a special VP for each player's first settlement on a small island.
-    Drawn: the base game's 18 sea hexes ring the main island; the 18 listed tiles form a
-    strait and three small islands (3, 2 and 3 land hexes) to the east; six harbour spots on
-    the main island's coast and one per small island.
-    """
+    """To New Shores (3-4 players, 13 VP)."""
     return Scenario(
-        "new_shores", "To New Shores", 13, notes=new_shores.__doc__, main_island=True,
+        "new_shores", say("To New Shores"), 13, main_island=True,
+        notes=say(
+            "To New Shores (3-4 players, 13 VP). Rulebook: the main island laid as in the base "
+            "game, with plain sea tiles around it; the small islands use the listed 18 tiles (10 "
+            "sea, 2 gold, 1 fields, 1 hills, 2 mountains, 1 pasture, 1 forest) and 8 chips (2, 3, "
+            "4, 5, 8, 9, 10, 11); 9 harbours (5 special, 4 x 3:1); a special VP for each player's "
+            "first settlement on a small island."),
+        drawn=say(
+            "the base game's 18 sea hexes ring the main island; the 18 listed tiles form a strait "
+            "and three small islands (3, 2 and 3 land hexes) to the east; six harbour spots on the "
+            "main island's coast and one per small island."),
         special_vp=say("1 VP for your first settlement on a small island."),
         special_vp_rule="first_small_island",
         layouts=(Layout((3, 4), (
@@ -143,18 +168,19 @@ def new_shores() -> Scenario:
 
 
 def four_islands() -> Scenario:
-    """The Four Islands (3 or 4 players, 12 VP).
-
-    Rulebook: 3 players: 17 sea, 3 each of fields, hills, mountains, pasture and forest;
-    15 chips; 8 harbours (5 special, 3 x 3:1). 4 players: 18 sea, 4 fields, 4 hills,
-    4 mountains, 5 pasture, 4 forest; 21 chips; 10 harbours (5 special, 5 x 3:1). Start
-    settlements on any island; 1 VP for the first foreign island reached, 2 VP for each
-    further one. The example names a big bottom-left island and top-left/top-right islands.
-    Drawn: four islands in the corners (the bottom-left one the biggest) split by a sea cross;
-    two or three harbour spots per island.
-    """
+    """The Four Islands (3 or 4 players, 12 VP)."""
     return Scenario(
-        "four_islands", "The Four Islands", 12, notes=four_islands.__doc__,
+        "four_islands", say("The Four Islands"), 12,
+        notes=say(
+            "The Four Islands (3 or 4 players, 12 VP). Rulebook: 3 players: 17 sea, 3 each of "
+            "fields, hills, mountains, pasture and forest; 15 chips; 8 harbours (5 special, 3 x "
+            "3:1). 4 players: 18 sea, 4 fields, 4 hills, 4 mountains, 5 pasture, 4 forest; 21 "
+            "chips; 10 harbours (5 special, 5 x 3:1). Start settlements on any island; 1 VP for the"
+            " first foreign island reached, 2 VP for each further one. The example names a big "
+            "bottom-left island and top-left/top-right islands."),
+        drawn=say(
+            "four islands in the corners (the bottom-left one the biggest) split by a sea cross; "
+            "two or three harbour spots per island."),
         special_vp=say("1 VP for the first foreign island settled, 2 VP for each further one."),
         special_vp_rule="four_islands", as_shown=True,
         layouts=(
@@ -178,24 +204,25 @@ def four_islands() -> Scenario:
 
 
 def oceans() -> Scenario:
-    """Oceans (3 or 4 players, 12 VP).
-
-    Rulebook: a large island and small islands face up, the spaces marked ? left empty; the
-    face-down tiles and chips are shuffled into two piles and drawn when a ship or road
-    reaches a ? space (a land tile takes the top chip and pays its resource at once; sea takes
-    none). 3 players face up: 6 sea, 1 gold, 2 fields, 2 hills, 2 mountains, 2 pasture,
-    3 forest, chips 2, 3, 4, 4, 5, 6, 6, 8, 9, 10, 10, 11; face down: 8 sea, 1 fields,
-    1 hills, 2 mountains, 1 pasture, 1 forest, chips 3, 5, 8, 9, 11, 12; 8 harbours (5 special,
-    3 x 3:1). 4 players face up: 7 sea, 2 gold, 3 each of the five resources, 17 chips; face
-    down: 14 sea, 1 wasteland, 2 fields, 1 hills, 1 mountains, 2 pasture, 1 forest, 7 chips;
-    9 harbours (5 special, 4 x 3:1). No special VP. Start settlements on the main island.
-    Drawn: a large island around an inner lagoon in the west, a small island south of it,
-    the ? spaces filling the east. With so little face-up sea, the lagoon and the straits
-    carry two or three harbours each. The wasteland drawn from the 4-player pile takes no chip.
-    Added so that no 6/8 can ever touch: a face-up 6/8 never borders a ? space.
-    """
+    """Oceans (3 or 4 players, 12 VP)."""
     return Scenario(
-        "oceans", "Oceans", 12, notes=oceans.__doc__, as_shown=True,
+        "oceans", say("Oceans"), 12, as_shown=True,
+        notes=say(
+            "Oceans (3 or 4 players, 12 VP). Rulebook: a large island and small islands face up, "
+            "the spaces marked ? left empty; the face-down tiles and chips are shuffled into two "
+            "piles and drawn when a ship or road reaches a ? space (a land tile takes the top chip "
+            "and pays its resource at once; sea takes none). 3 players face up: 6 sea, 1 gold, 2 "
+            "fields, 2 hills, 2 mountains, 2 pasture, 3 forest, chips 2, 3, 4, 4, 5, 6, 6, 8, 9, "
+            "10, 10, 11; face down: 8 sea, 1 fields, 1 hills, 2 mountains, 1 pasture, 1 forest, "
+            "chips 3, 5, 8, 9, 11, 12; 8 harbours (5 special, 3 x 3:1). 4 players face up: 7 sea, 2"
+            " gold, 3 each of the five resources, 17 chips; face down: 14 sea, 1 wasteland, 2 "
+            "fields, 1 hills, 1 mountains, 2 pasture, 1 forest, 7 chips; 9 harbours (5 special, 4 x"
+            " 3:1). No special VP. Start settlements on the main island."),
+        drawn=say(
+            "a large island around an inner lagoon in the west, a small island south of it, the ? "
+            "spaces filling the east. With so little face-up sea, the lagoon and the straits carry "
+            "two or three harbours each. The wasteland drawn from the 4-player pile takes no chip. "
+            "Added so that no 6/8 can ever touch: a face-up 6/8 never borders a ? space."),
         start_on_main_island=True,
         layouts=(
             Layout((3,), (
@@ -223,19 +250,20 @@ def oceans() -> Scenario:
 
 
 def wasteland() -> Scenario:
-    """Through the Wasteland (3 or 4 players, 12 VP).
-
-    Rulebook: the main island is split in two by the wasteland tiles; start settlements go
-    on the larger southern and western part; the other part and the small islands are
-    foreign (1 VP for the first settlement on a small island). 3 players: 12 sea,
-    4 wasteland, 1 gold, 4 fields, 5 hills, 4 mountains, 5 pasture, 4 forest; 23 chips.
-    4 players: 16 sea, 4 wasteland, 2 gold, 5 fields, 5 hills, 4 mountains, 5 pasture,
-    5 forest; 26 chips. 9 harbours (5 special, 4 x 3:1) for both.
-    Drawn: a diagonal line of the four wasteland tiles cuts a small north-eastern part off a
-    large main island that fills most of the frame; small islands lie to the south.
-    """
+    """Through the Wasteland (3 or 4 players, 12 VP)."""
     return Scenario(
-        "wasteland", "Through the Wasteland", 12, notes=wasteland.__doc__,
+        "wasteland", say("Through the Wasteland"), 12,
+        notes=say(
+            "Through the Wasteland (3 or 4 players, 12 VP). Rulebook: the main island is split in "
+            "two by the wasteland tiles; start settlements go on the larger southern and western "
+            "part; the other part and the small islands are foreign (1 VP for the first settlement "
+            "on a small island). 3 players: 12 sea, 4 wasteland, 1 gold, 4 fields, 5 hills, 4 "
+            "mountains, 5 pasture, 4 forest; 23 chips. 4 players: 16 sea, 4 wasteland, 2 gold, 5 "
+            "fields, 5 hills, 4 mountains, 5 pasture, 5 forest; 26 chips. 9 harbours (5 special, 4 "
+            "x 3:1) for both."),
+        drawn=say(
+            "a diagonal line of the four wasteland tiles cuts a small north-eastern part off a "
+            "large main island that fills most of the frame; small islands lie to the south."),
         special_vp=say("1 VP for your first settlement on a small island."),
         special_vp_rule="first_small_island", as_shown=True,
         layouts=(
@@ -268,21 +296,21 @@ def new_world_art(players: int) -> tuple[str, ...]:
 
 
 def new_world() -> Scenario:
-    """New World (3 or 4 players, 12 VP).
-
-    Rulebook: every tile is shuffled and laid at random in the frame, then the chips; 6 and
-    8 may not be neighbours nor lie on gold (rearranged by agreement). Harbours are dealt
-    face down and each player in turn puts one next to any land tile. 3 players: 19 sea,
-    4 each of fields, hills, mountains, pasture, forest; 20 chips; 9 harbours (5 special,
-    4 x 3:1). 4 players: 23 sea, 5 fields, 4 hills, 4 mountains, 5 pasture, 5 forest;
-    23 chips; 10 harbours (5 special, 5 x 3:1). 1 VP for each first settlement on a foreign
-    island. Frame (fan kit, facts.md 3.3): 7 rows, long rows of 6 (3 players) or 7
-    (4 players) hexes alternating with short rows one shorter: 39 and 46 hexes, matching
-    the tables. The harbours come as a suggestion obeying the placing rule: each on a sea hex
-    facing land, no corner a dock of two harbours.
-    """
+    """New World (3 or 4 players, 12 VP)."""
     return Scenario(
-        "new_world", "New World", 12, notes=new_world.__doc__, red_off_gold=True,
+        "new_world", say("New World"), 12, red_off_gold=True,
+        notes=say(
+            "New World (3 or 4 players, 12 VP). Rulebook: every tile is shuffled and laid at random"
+            " in the frame, then the chips; 6 and 8 may not be neighbours nor lie on gold "
+            "(rearranged by agreement). Harbours are dealt face down and each player in turn puts "
+            "one next to any land tile. 3 players: 19 sea, 4 each of fields, hills, mountains, "
+            "pasture, forest; 20 chips; 9 harbours (5 special, 4 x 3:1). 4 players: 23 sea, 5 "
+            "fields, 4 hills, 4 mountains, 5 pasture, 5 forest; 23 chips; 10 harbours (5 special, 5"
+            " x 3:1). 1 VP for each first settlement on a foreign island. Frame (fan kit, facts.md "
+            "3.3): 7 rows, long rows of 6 (3 players) or 7 (4 players) hexes alternating with short"
+            " rows one shorter: 39 and 46 hexes, matching the tables. The harbours come as a "
+            "suggestion obeying the placing rule: each on a sea hex facing land, no corner a dock "
+            "of two harbours."),
         free_harbours=True,
         special_vp=say("1 VP for your first settlement on each foreign island."),
         special_vp_rule="each_foreign_island",
@@ -295,17 +323,18 @@ def new_world() -> Scenario:
 
 
 def great_crossing() -> Scenario:
-    """The Great Crossing (4 players; the 1997 book gives no victory target).
-
-    Rulebook: two lands, Catan and Transcatan; both start settlements on one of them (the
-    home island); special VP for trade lines of ships between the two lands. 17 sea,
-    5 fields, 4 hills, 4 mountains, 5 pasture, 4 forest; 22 chips (two each of 2, 3, 4, 6,
-    8, 10, 11, 12, three each of 5 and 9); 10 harbours (5 special, 5 x 3:1).
-    Drawn: two lands of 11 hexes west and east of a north-south strait; five harbour spots
-    on each land.
-    """
+    """The Great Crossing (4 players; the 1997 book gives no victory target)."""
     return Scenario(
-        "great_crossing", "The Great Crossing", None, notes=great_crossing.__doc__,
+        "great_crossing", say("The Great Crossing"), None,
+        notes=say(
+            "The Great Crossing (4 players; the 1997 book gives no victory target). Rulebook: two "
+            "lands, Catan and Transcatan; both start settlements on one of them (the home island); "
+            "special VP for trade lines of ships between the two lands. 17 sea, 5 fields, 4 hills, "
+            "4 mountains, 5 pasture, 4 forest; 22 chips (two each of 2, 3, 4, 6, 8, 10, 11, 12, "
+            "three each of 5 and 9); 10 harbours (5 special, 5 x 3:1)."),
+        drawn=say(
+            "two lands of 11 hexes west and east of a north-south strait; five harbour spots on "
+            "each land."),
         special_vp=say("1 VP for each trade line between Catan and Transcatan you win."),
         special_vp_rule="trade_lines",
         layouts=(Layout((4,), (
@@ -319,20 +348,21 @@ def great_crossing() -> Scenario:
 
 
 def greater_catan() -> Scenario:
-    """Greater Catan (4 players, 18 VP; two base sets).
-
-    Rulebook: the main island in the middle as in the base game; a second set's land tiles
-    without its desert (4 forest, 4 pasture, 4 fields, 3 hills, 3 mountains) shuffled onto
-    the small-island spaces without chips; the gaps filled with 23 sea tiles; the second
-    set's chips 2, 3, 4, 5, 9, 10, 11 go into a bag and are drawn when a ship or road reaches
-    a small-island tile without a chip; once the bag is empty, chips move from the main
-    island (rules a-c). 9 harbours (5 special, 4 x 3:1).
-    Drawn: the base game's 18 sea hexes ring the main island; six small islands of three
-    hexes, three west and three east; five harbour spots on the main island's coast and one
-    on four of the small islands.
-    """
+    """Greater Catan (4 players, 18 VP; two base sets)."""
     return Scenario(
-        "greater_catan", "Greater Catan", 18, notes=greater_catan.__doc__, main_island=True,
+        "greater_catan", say("Greater Catan"), 18, main_island=True,
+        notes=say(
+            "Greater Catan (4 players, 18 VP; two base sets). Rulebook: the main island in the "
+            "middle as in the base game; a second set's land tiles without its desert (4 forest, 4 "
+            "pasture, 4 fields, 3 hills, 3 mountains) shuffled onto the small-island spaces without"
+            " chips; the gaps filled with 23 sea tiles; the second set's chips 2, 3, 4, 5, 9, 10, "
+            "11 go into a bag and are drawn when a ship or road reaches a small-island tile without"
+            " a chip; once the bag is empty, chips move from the main island (rules a-c). 9 "
+            "harbours (5 special, 4 x 3:1)."),
+        drawn=say(
+            "the base game's 18 sea hexes ring the main island; six small islands of three hexes, "
+            "three west and three east; five harbour spots on the main island's coast and one on "
+            "four of the small islands."),
         chip_bag=True, cities_per_player=8, start_on_main_island=True,
         layouts=(Layout((4,), (
             "   L L 3 ~ 5 ~ ~ ~ L L",

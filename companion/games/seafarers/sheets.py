@@ -17,7 +17,7 @@ says so (``notes``), never a silent guess.
 from __future__ import annotations
 
 from ..errors import impossible
-from ..messages import join_names
+from ..messages import Message, join_names, say
 
 SETTLEMENTS = 5
 BASE_CITIES = 4
@@ -31,8 +31,8 @@ def field(i: int, name: str) -> str:
 
 def check_sheets(scenario, players: list[dict]) -> list[str]:
     """Raise ``impossible`` for a set of sheets that cannot happen; return the notes."""
-    single_holder(players, "largest_army", "Largest Army")
-    single_holder(players, "longest_route", "Longest Trade Route")
+    single_holder(players, "largest_army", say("Largest Army"))
+    single_holder(players, "longest_route", say("Longest Trade Route"))
     pieces(scenario, players)
     vp_cards(players)
     notes: list[str] = []
@@ -40,19 +40,22 @@ def check_sheets(scenario, players: list[dict]) -> list[str]:
         notes += special_vp(scenario, i, player)
     total = sum(p["sheet"]["special_vp"] for p in players)
     if total > VP_CHIPS_IN_BOX:
-        notes.append(f"The sheets hold {total} special victory points and the 1997 box has "
-                     f"{VP_CHIPS_IN_BOX} victory point chips; the book does not say what "
-                     "happens when they run out, so the sheets were accepted.")
+        notes.append(say("The sheets hold %(total)s special victory points and the 1997 box "
+                         "has %(count)s victory point chips; the book does not say what happens "
+                         "when they run out, so the sheets were accepted.", total=total,
+                         count=VP_CHIPS_IN_BOX))
     return notes
 
 
-def single_holder(players: list[dict], name: str, label: str) -> None:
+def single_holder(players: list[dict], name: str, label: Message) -> None:
     holders = [i for i, p in enumerate(players) if p["sheet"][name]]
     if len(holders) > 1:
         who = join_names([players[i]["name"] for i in holders])
-        every = "both" if len(holders) == 2 else "all"
-        raise impossible(f"{who} {every} hold {label}, but there is only one {label} card: "
-                         "tick it for one player.", [field(i, name) for i in holders])
+        shape = (say("%(names)s both hold %(card)s, but there is only one %(card)s card: tick it "
+                     "for one player.") if len(holders) == 2 else
+                 say("%(names)s all hold %(card)s, but there is only one %(card)s card: tick it "
+                     "for one player."))
+        raise impossible(say(shape, names=who, card=label), [field(i, name) for i in holders])
 
 
 def pieces(scenario, players: list[dict]) -> None:
@@ -60,13 +63,16 @@ def pieces(scenario, players: list[dict]) -> None:
     for i, player in enumerate(players):
         sheet, name = player["sheet"], player["name"]
         if sheet["settlements"] > SETTLEMENTS:
-            raise impossible(f"{name} has {sheet['settlements']} settlements, but each player "
-                             f"has only {SETTLEMENTS}.", [field(i, "settlements")])
+            raise impossible(say("%(name)s has %(count)s settlements, but each player has only "
+                                 "%(most)s.", name=name, count=sheet["settlements"],
+                                 most=SETTLEMENTS), [field(i, "settlements")])
         if sheet["cities"] > cities:
-            why = (" in Greater Catan" if cities != BASE_CITIES
-                   else " (the base box's pieces; only Greater Catan hands out 8)")
-            raise impossible(f"{name} has {sheet['cities']} cities, but each player has only "
-                             f"{cities}{why}.", [field(i, "cities")])
+            shape = (say("%(name)s has %(count)s cities, but each player has only %(most)s in "
+                         "Greater Catan.") if cities != BASE_CITIES else
+                     say("%(name)s has %(count)s cities, but each player has only %(most)s (the "
+                         "base box's pieces; only Greater Catan hands out 8)."))
+            raise impossible(say(shape, name=name, count=sheet["cities"], most=cities),
+                             [field(i, "cities")])
 
 
 def vp_cards(players: list[dict]) -> None:
@@ -74,21 +80,22 @@ def vp_cards(players: list[dict]) -> None:
     for i, player in enumerate(players):
         count = player["sheet"]["vp_cards"]
         if count > VP_CARDS:
-            raise impossible(f"{player['name']} has {count} victory point cards, but the "
-                             f"development deck holds only {VP_CARDS}.", [field(i, "vp_cards")])
+            raise impossible(say("%(name)s has %(count)s victory point cards, but the "
+                                 "development deck holds only %(most)s.", name=player["name"],
+                                 count=count, most=VP_CARDS), [field(i, "vp_cards")])
         total += count
     if total > VP_CARDS:
         held = [i for i, p in enumerate(players) if p["sheet"]["vp_cards"]]
-        raise impossible(f"The players hold {total} victory point cards together, but the "
-                         f"development deck holds only {VP_CARDS}.",
-                         [field(i, "vp_cards") for i in held])
+        raise impossible(say("The players hold %(total)s victory point cards together, but the "
+                             "development deck holds only %(most)s.", total=total,
+                             most=VP_CARDS), [field(i, "vp_cards") for i in held])
 
 
 def buildings(sheet: dict) -> int:
     return sheet["settlements"] + sheet["cities"]
 
 
-def special_vp(scenario, i: int, player: dict) -> list[str]:
+def special_vp(scenario, i: int, player: dict) -> list[Message]:
     """Check one player's special VP against the scenario; return any notes."""
     sheet, name = player["sheet"], player["name"]
     value = sheet["special_vp"]
@@ -97,35 +104,36 @@ def special_vp(scenario, i: int, player: dict) -> list[str]:
     rule = SPECIAL_VP[scenario.special_vp_rule]
     fields = [field(i, "special_vp")]
     if rule.allowed is not None and value not in rule.allowed:
-        raise impossible(f"{name} has {value} special victory points, but {rule.text(scenario)}",
-                         fields)
+        raise impossible(say("%(name)s has %(value)s special victory points, but %(rule)s",
+                             name=name, value=value, rule=rule.text(scenario)), fields)
     if not buildings(sheet):
-        raise impossible(f"{name} has {value} special victory points and no settlement or "
-                         "city: special victory points always lie beneath the settlement or "
-                         "city that won them.", fields + [field(i, "settlements"),
-                                                          field(i, "cities")])
+        raise impossible(say("%(name)s has %(value)s special victory points and no settlement "
+                             "or city: special victory points always lie beneath the "
+                             "settlement or city that won them.", name=name, value=value),
+                         fields + [field(i, "settlements"), field(i, "cities")])
     needed = rule.buildings_needed(value)
     if needed is not None and buildings(sheet) < needed:
-        raise impossible(f"{name} has {value} special victory points, which lie beneath "
-                         f"{needed} different settlements or cities, but the sheet has "
-                         f"{buildings(sheet)}.",
+        raise impossible(say("%(name)s has %(value)s special victory points, which lie beneath "
+                             "%(needed)s different settlements or cities, but the sheet has "
+                             "%(count)s.", name=name, value=value, needed=needed,
+                             count=buildings(sheet)),
                          fields + [field(i, "settlements"), field(i, "cities")])
     if rule.note and buildings(sheet) < value:
-        return [rule.note.format(name=name, value=value, buildings=buildings(sheet))]
+        return [say(rule.note, name=name, value=value, buildings=buildings(sheet))]
     return []
 
 
 class SpecialVpRule:
     """What a scenario's special VP can add up to, and how many buildings carry them."""
 
-    def __init__(self, allowed, per_building: str | None, explain: str, note: str = ""):
+    def __init__(self, allowed, per_building: str | None, explain: Message, note: str = ""):
         self.allowed = allowed            # the possible totals, or None when open
         self.per_building = per_building  # "one" chip per building, "four_islands", None
         self.explain = explain
         self.note = note
 
-    def text(self, scenario) -> str:
-        return self.explain.format(scenario=scenario.name)
+    def text(self, scenario) -> Message:
+        return say(self.explain, scenario=scenario.name)
 
     def buildings_needed(self, value: int) -> int | None:
         if self.per_building == "one":
@@ -137,20 +145,20 @@ class SpecialVpRule:
 
 SPECIAL_VP = {
     "none": SpecialVpRule(
-        (0,), None, "{scenario} awards no special victory points."),
+        (0,), None, say("%(scenario)s awards no special victory points.")),
     "first_small_island": SpecialVpRule(
-        (0, 1), "one", "{scenario} gives 1 special victory point, for a player's first "
-                       "settlement on a small island."),
+        (0, 1), "one", say("%(scenario)s gives 1 special victory point, for a player's first "
+                           "settlement on a small island.")),
     "four_islands": SpecialVpRule(
         (0, 1, 3, 5), "four_islands",
-        "{scenario} gives 1 special victory point for the first foreign island and 2 for each "
-        "further one: 0, 1, 3 or 5 in all."),
+        say("%(scenario)s gives 1 special victory point for the first foreign island and 2 for "
+            "each further one: 0, 1, 3 or 5 in all.")),
     "each_foreign_island": SpecialVpRule(
-        None, "one", "{scenario} gives 1 special victory point for the first settlement on "
-                     "each foreign island."),
+        None, "one", say("%(scenario)s gives 1 special victory point for the first settlement "
+                         "on each foreign island.")),
     "trade_lines": SpecialVpRule(
-        None, None, "", note="{name} has {value} special victory points and {buildings} "
-                            "settlements or cities: the book puts each trade line's chip under "
-                            "its exit settlement and does not say whether one settlement can "
-                            "carry several, so the sheet was accepted."),
+        None, None, Message(""), note=say(
+            "%(name)s has %(value)s special victory points and %(buildings)s settlements or "
+            "cities: the book puts each trade line's chip under its exit settlement and does "
+            "not say whether one settlement can carry several, so the sheet was accepted.")),
 }

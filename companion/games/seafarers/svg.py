@@ -17,7 +17,7 @@ from html import escape
 
 from ..errors import say
 from .hexgrid import labels, pixel, step
-from .scenarios import PIPS, RED, RESOURCE_OF
+from .scenarios import PIPS, RED, RESOURCE_NAMES, RESOURCE_OF
 
 SIZE = 40.0
 FONT = "font-family=\"Helvetica, Arial, 'DejaVu Sans', sans-serif\""
@@ -238,7 +238,7 @@ def harbour_badge(h: dict, words: Callable[[str], str] = same) -> str:
     bx, by = sea[0] + (land[0] - sea[0]) * 0.3, sea[1] + (land[1] - sea[1]) * 0.3
     ratio = "3:1" if kind == "3:1" else "2:1"
     label = words(say("3:1 harbour") if kind == "3:1"
-                  else say("2:1 harbour for %(resource)s", resource=kind))
+                  else say("2:1 harbour for %(resource)s", resource=RESOURCE_NAMES.get(kind, kind)))
     lines = "".join(f'<line x1="{bx:.1f}" y1="{by:.1f}" x2="{x:.1f}" y2="{y:.1f}" '
                     f'stroke="#6d4c2f" stroke-width="3.5" stroke-linecap="round"/>'
                     for x, y in dock_points(q, r, facing))

@@ -15,17 +15,11 @@ from __future__ import annotations
 import copy
 
 from ..bodies import Body, On, whole
-from ..errors import RuleError, say
+from ..errors import RuleError
+from ..messages import say
 from . import hexgrid
 from .board import label_of
-from .scenarios import PRODUCING, RED, RESOURCE_OF, SCENARIOS
-
-# What a terrain is called on the table: the 1997 book's wasteland is the API's "desert".
-TERRAIN_WORDS = {"desert": "wasteland"}
-
-
-def terrain_word(terrain: str | None) -> str:
-    return TERRAIN_WORDS.get(terrain, terrain or "unknown")
+from .scenarios import PRODUCING, RED, RESOURCE_NAMES, RESOURCE_OF, SCENARIOS, terrain_word
 
 COORD_LIMIT = 100
 
@@ -94,7 +88,7 @@ def discovery_sentence(spot: dict) -> str:
         return say("Discovered %(terrain)s at %(hex_name)s.", terrain=word, hex_name=where)
     resource = RESOURCE_OF[spot["terrain"]]
     prize = (say("a resource of their choice") if resource == "gold"
-             else say("one %(resource)s", resource=resource))
+             else say("one %(resource)s", resource=RESOURCE_NAMES[resource]))
     return say("Discovered %(terrain)s with a %(number)s at %(hex_name)s: the discoverer takes "
                "%(prize)s at once.", terrain=word, number=spot["number"], hex_name=where,
                prize=prize)

@@ -74,9 +74,9 @@ class ShipwrightsGame(Game):
     phases = PHASES
     rounds = ROUNDS
     sheet_fields = SHEET_FIELDS
-    catalogue_help = ("Round Cards (title, track icons, solo VP, draft arrows, trades), the "
-                      "track icon of each of the 6 Huts, the VP of track spaces 15-18 and the "
-                      "4 Nemesis cards' icons: all printed only on the cards.")
+    catalogue_help = say("Round Cards (title, track icons, solo VP, draft arrows, trades), the "
+                         "track icon of each of the 6 Huts, the VP of track spaces 15-18 and "
+                         "the 4 Nemesis cards' icons: all printed only on the cards.")
 
     def parse_options(self, options: Any) -> dict:
         """The options, the structured ones (option_passthrough) checked too, wherever they

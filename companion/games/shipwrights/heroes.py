@@ -8,9 +8,9 @@ from typing import Any
 from pydantic import create_model
 
 from ..bodies import Body, check, given, whole
-from ..errors import RuleError, say
+from ..errors import RuleError
 from ..inputs import check_name
-from ..messages import join_names
+from ..messages import Message, join_names, say
 from ..names import look_alike
 from ..requests import Name
 from .rules import (
@@ -48,17 +48,17 @@ def adjudicate_heroes(body: Any) -> dict:
     request = check(HeroesRequest, body)
     raw_tracks = request.tracks
     if not 1 <= len(raw_tracks) <= MAX_HOLDERS:
-        raise RuleError(f"tracks must hold 1 to {MAX_HOLDERS} players.", "tracks",
-                        "wrong_player_count", 422)
+        raise RuleError(say("tracks must hold 1 to %(count)s players.", count=MAX_HOLDERS),
+                        "tracks", "wrong_player_count", 422)
     tracks = {}
     for key, positions in raw_tracks.items():
         name = check_name(key, f"tracks.{key}")
         if look_alike(name, NEUTRAL):
-            raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}",
-                            "reserved_name")
+            raise RuleError(say("'%(name)s' cannot name a player here.", name=key),
+                            f"tracks.{key}", "reserved_name")
         if any(look_alike(name, other) for other in tracks):   # another key, as people see it
-            raise RuleError(f"'{key}' cannot name a player here.", f"tracks.{key}",
-                            "duplicate_name")
+            raise RuleError(say("'%(name)s' cannot name a player here.", name=key),
+                            f"tracks.{key}", "duplicate_name")
         tracks[name] = given(positions)
     neutral = None if request.neutral is None else given(request.neutral)
     if neutral is not None and not has_neutral_player(len(tracks)):
@@ -144,11 +144,11 @@ def tied_leaders(markers: dict[str, dict], track: str) -> list[str]:
     return [name for name, m in markers.items() if m[track] == best]
 
 
-def holder_name(name: str) -> str:
+def holder_name(name: str) -> Message | str:
     return say("the neutral player") if name == NEUTRAL else name
 
 
-def upper_first(text: str) -> str:
-    if text == "the neutral player":
+def upper_first(text: Message | str) -> Message | str:
+    if isinstance(text, Message):       # the neutral player, at the start of a sentence
         return say("The neutral player")
     return text[:1].upper() + text[1:]

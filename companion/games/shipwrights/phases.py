@@ -2,7 +2,7 @@
 the actions phase and the end of the game."""
 from __future__ import annotations
 
-from ..errors import say
+from ..messages import say, say_in, series
 from ..protocol import seat_after
 from .rules import DRAFT_DIRECTIONS
 
@@ -41,8 +41,9 @@ def group_draft(players: list[str], direction: str | None) -> list[str]:
                     "way the arrows at the bottom of the Round Card point (the app does not "
                     "know them for this card); repeat until everyone has kept 6.")]
     step = 1 if direction == "clockwise" else -1
-    # "Ann to Bo, Bo to Cy" (pages translate each pass: companion.web.core_words)
-    passes = ", ".join(f"{p} to {seat_after(players, p, step)}" for p in players)
+    passes = series([say_in("a draft pass: who hands cards to whom",
+                            "%(player)s to %(other_name)s", player=p,
+                            other_name=seat_after(players, p, step)) for p in players], ", ")
     first = say("Each player draws 6 Village Cards, keeps 1 aside and passes the rest clockwise "
                 "to the player on their left: %(passes)s.", passes=passes) if step == 1 else say(
         "Each player draws 6 Village Cards, keeps 1 aside and passes the rest counterclockwise "

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import RuleError, say
+from ..errors import RuleError
 from ..inputs import player_of
+from ..messages import Message, say, series
 from .catalogue import (
     CATALOGUE_PAGE,
     find_round_card,
@@ -132,7 +133,7 @@ def enter_reveal(state: dict) -> dict:
     table["draft"] = []
     table["steps"] = [say("Turn over round %(round)s's Round Card and enter what it shows: "
                           "%(passes)s, in the form below.", round=n,
-                          passes=", ".join(reveal_needs(state)))]
+                          passes=series(reveal_needs(state), ", "))]
     return state
 
 
@@ -192,7 +193,7 @@ def reveal_card(state: dict, card: dict, source: str) -> dict:
     return state
 
 
-def move_neutral(table: dict, icons: dict) -> str:
+def move_neutral(table: dict, icons: dict) -> Message:
     moves = icon_moves(icons)
     if not moves:
         return say("The card shows no track icons: the neutral markers stay.")
@@ -215,7 +216,7 @@ def card_details(card: dict, player_count: int) -> list[str]:
         lines.append(say("The solo opponent will score %(vp)s VP for this card.",
                          vp=card["solo_vp"]))
     if card["trades"]:
-        lines.append("Trades this round: " + "; ".join(card["trades"]) + ".")
+        lines.append(say("Trades this round: %(trades)s.", trades=series(card["trades"])))
     return lines
 
 
@@ -258,9 +259,11 @@ def apply_track(state: dict, data: ShipwrightsTrackMove) -> dict:
     return state
 
 
+
 def move_reminders(state: dict, player: str, track: str, old: int, target: int) -> list[str]:
     if target > TRACK_END:
-        lines = [f"{who(player)}'s {track_name(track)} marker stops at space {TRACK_END}."]
+        lines = [say("%(player)s's %(track)s marker stops at space %(space)s.",
+                     player=who(player), track=track_name(track), space=TRACK_END)]
     else:
         lines = []
     new = min(target, TRACK_END)
@@ -290,7 +293,7 @@ def reward_reminders(state: dict, player: str, track: str, old: int, new: int) -
             line = say("%(player)s reached %(track)s %(space)s: %(reward)s.", player=player,
                        track=track_name(track), space=space, reward=REWARDS[track])
             if table["heroes"]["svend"] == player:
-                line += " " + say("Svend: also gain 1 Worker.")
+                line = series([line, say("Svend: also gain 1 Worker.")], " ")
             lines.append(line)
     return lines
 
@@ -307,7 +310,7 @@ def track_vp_notice(state: dict, track: str, position: int) -> list[str]:
     return [note]
 
 
-def track_vp_note(track: str, space: str) -> str:
+def track_vp_note(track: str, space: str) -> Message:
     return say("A %(track)s marker is on space %(space)s, whose VP is not in the box data yet: "
                "the score counts it as 0 and asks for it.", track=track_name(track), space=space)
 
@@ -325,8 +328,8 @@ def forget_answered_notes(state: dict, key: str) -> dict:
     return state
 
 
-def who(player: str) -> str:
-    return "The neutral player" if player == NEUTRAL else player
+def who(player: str) -> Message | str:
+    return say("The neutral player") if player == NEUTRAL else player
 
 
 # --------------------------------------------------------------------------- scoring

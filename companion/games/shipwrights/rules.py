@@ -5,8 +5,8 @@ Nothing here is card data: what is printed only on the cards lives in the box ca
 """
 from __future__ import annotations
 
-from ..errors import say
 from ..inputs import Option
+from ..messages import Message, say
 
 ROUNDS = 5
 PHASES = ("reveal", "draft", "actions", "income", "heroes")
@@ -71,14 +71,14 @@ def raid_cost(military: int) -> int | None:
     return None
 
 
-def track_name(track: str) -> str:
+def track_name(track: str) -> Message:
     return TRACK_LABELS[track]
 
 
 # Setup options (structured ones are validated by the game: see option_passthrough).
 OPTIONS = (
-    Option("nemesis_cards", "Nemesis cards (solo): how many to add at random", kind="int",
+    Option("nemesis_cards", say("Nemesis cards (solo): how many to add at random"), kind="int",
            default=0, minimum=0, maximum=4,
-           help="Solo only. Or send options.nemesis: a list of catalogue Nemesis ids."),
+           help=say("Solo only. Or send options.nemesis: a list of catalogue Nemesis ids.")),
 )
 OPTION_PASSTHROUGH = ("track_vp", "solo_opponent", "nemesis")

@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..box_questions import Unknowns
-from ..errors import RuleError, impossible, say
+from ..errors import RuleError, impossible
 from ..inputs import MAX_NUMBER, SheetField, check_int, parse_options, parse_score_players
+from ..messages import Message, say, series
 from ..ranking import Tiebreak, score_response
 from .catalogue import parse_track_vp, reject_unknown, require_object, track_vp_question
 from .heroes import parse_positions
@@ -48,12 +49,13 @@ class BonusListField(SheetField):
                                     "Longships.", row=self.label, count=self.max_items),
                                 where, "too_many_pieces", 422)
         if not isinstance(value, list) or len(value) > self.max_items:
-            raise RuleError(f"{self.label} must be a list of at most {self.max_items} bonus "
-                            "types.", where)
+            raise RuleError(say("%(row)s must be a list of at most %(count)s bonus types.",
+                                row=self.label, count=self.max_items), where)
         for i, item in enumerate(value):
             if item not in self.choices:
-                raise RuleError(f"{self.label}: each entry must be one of "
-                                f"{', '.join(self.choices)}.", f"{where}[{i}]")
+                raise RuleError(say("%(row)s: each entry must be one of %(choices)s.",
+                                    row=self.label, choices=", ".join(self.choices)),
+                                f"{where}[{i}]")
         return list(value)
 
 
@@ -66,7 +68,7 @@ def text_to_counts(text: str, where: str) -> dict:
         if not item.strip():
             continue
         kind, _, count = item.strip().partition("=")
-        counts[kind] = counts.get(kind, 0) + check_int(count or 1, f"{where}.{kind}", "A count",
+        counts[kind] = counts.get(kind, 0) + check_int(count or 1, f"{where}.{kind}", A_COUNT,
                                                         0, MAX_BONUS_LONGSHIPS)
     return counts
 
@@ -74,11 +76,14 @@ def text_to_counts(text: str, where: str) -> dict:
 def counts_to_list(counts: dict, where: str, choices: tuple) -> list[str]:
     for key in counts:
         if key not in choices:
-            raise RuleError(f"Unknown longship bonus '{key}'.", f"{where}.{key}",
-                            "unknown_field")
+            raise RuleError(say("Unknown longship bonus '%(key)s'.", key=key),
+                            f"{where}.{key}", "unknown_field")
     return [kind for kind in choices
-            for _ in range(check_int(counts.get(kind, 0), f"{where}.{kind}", "A count", 0,
+            for _ in range(check_int(counts.get(kind, 0), f"{where}.{kind}", A_COUNT, 0,
                                      MAX_BONUS_LONGSHIPS))]
+
+
+A_COUNT = say("A count")
 
 
 def bonus_of(*kinds: str):
@@ -93,28 +98,29 @@ SETS = "raid_trade_upgrade_sets"
 # Longship reads is needed by the sheets with that bonus, and the supplies only break ties.
 END = {"end_game": True}
 SHEET_FIELDS = (
-    SheetField("longships_vp", "Longships: VP printed on constructed Longships", **END),
-    BonusListField("longship_bonuses", "Longships with an end-game bonus (one entry each)",
+    SheetField("longships_vp", say("Longships: VP printed on constructed Longships"), **END),
+    BonusListField("longship_bonuses", say("Longships with an end-game bonus (one entry each)"),
                    kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS, **END,
                    key_labels=tuple(BONUS_LABELS.items())),
-    SheetField("unique_buildings", "Unique Buildings (Huts count)", **END,
+    SheetField("unique_buildings", say("Unique Buildings (Huts count)"), **END,
                needed=bonus_of("unique_buildings")),
-    SheetField("unique_longships", "Unique Longships (Eikjas count)", **END,
+    SheetField("unique_longships", say("Unique Longships (Eikjas count)"), **END,
                needed=bonus_of("unique_longships")),
-    SheetField("raid_cards", "Raid Cards", maximum=15, **END,
+    SheetField("raid_cards", say("Raid Cards"), maximum=15, **END,
                needed=bonus_of("raid_cards", SETS)),
-    SheetField("trade_cards", "Trade Cards", maximum=15, **END,
+    SheetField("trade_cards", say("Trade Cards"), maximum=15, **END,
                needed=bonus_of("trade_cards", SETS)),
-    SheetField("upgrades", "Upgrades (flipped Eikja, Labourer, Hut)", maximum=3, **END,
+    SheetField("upgrades", say("Upgrades (flipped Eikja, Labourer, Hut)"), maximum=3, **END,
                needed=bonus_of("upgrades", SETS)),
-    SheetField("buildings_vp", "Buildings: VP", **END),
-    SheetField("jarls_vp", "Recruited Jarls: VP", **END),
-    SheetField("tracks", "Progress Track positions", kind="counts", keys=TRACKS,
+    SheetField("buildings_vp", say("Buildings: VP"), **END),
+    SheetField("jarls_vp", say("Recruited Jarls: VP"), **END),
+    SheetField("tracks", say("Progress Track positions"), kind="counts", keys=TRACKS,
                maximum=TRACK_END, key_labels=tuple(TRACK_LABELS.items())),
-    SheetField("heroes_vp", "VP on Hero and Labourer cards (upgraded sides included)", **END),
-    SheetField("gold", "Gold (1 VP each)", **END),
-    SheetField("resources", "Oak + Wool + Iron left (tie-break)", **END, when_tied=True),
-    SheetField("workers", "Workers in supply (tie-break)", **END, when_tied=True),
+    SheetField("heroes_vp", say("VP on Hero and Labourer cards (upgraded sides included)"),
+               **END),
+    SheetField("gold", say("Gold (1 VP each)"), **END),
+    SheetField("resources", say("Oak + Wool + Iron left (tie-break)"), **END, when_tied=True),
+    SheetField("workers", say("Workers in supply (tie-break)"), **END, when_tied=True),
 )
 
 TIEBREAKS = (Tiebreak(say("Oak, Wool and Iron"), lambda r: r["resources"]),
@@ -122,7 +128,7 @@ TIEBREAKS = (Tiebreak(say("Oak, Wool and Iron"), lambda r: r["resources"]),
 
 
 def score(body: Any, catalogue: dict) -> dict:
-    body = require_object(body, None, "The request")
+    body = require_object(body, None, say("The request"))
     reject_unknown(body, ("players", "options"), "")
     options = parse_options(OPTIONS, body.get("options"), passthrough=OPTION_PASSTHROUGH)
     parse_nemesis_option(options.get("nemesis"))
@@ -150,7 +156,9 @@ def check_box_cards(players: list[dict]) -> None:
         held = [i for i, p in enumerate(players) if p["sheet"][key]]
         total = sum(players[i]["sheet"][key] for i in held)
         if total > limit:
-            counts = ", ".join(f"{players[i]['name']} {players[i]['sheet'][key]}" for i in held)
+            counts = series([Message("%(player)s %(count)s", {"player": players[i]["name"],
+                                                               "count": players[i]["sheet"][key]})
+                             for i in held], ", ")
             raise impossible(say("The box holds %(count)s %(cards)s, but the sheets add up to "
                                  "%(total)s (%(who)s).", count=limit, cards=label,
                                  total=total, who=counts),
@@ -188,13 +196,13 @@ def longship_points(sheet: dict) -> tuple[int, str]:
     # one part per kind of bonus, however many Longships carry it: the rule's words once
     # ("4 × 3 (3 VP per set of …)"), never once per Longship
     kinds = list(dict.fromkeys(sheet["longship_bonuses"]))
-    parts = ", ".join(bonus_part(sheet["longship_bonuses"].count(kind), bonus_points(kind, sheet),
-                                 kind) for kind in kinds)
+    parts = series([bonus_part(sheet["longship_bonuses"].count(kind), bonus_points(kind, sheet),
+                               kind) for kind in kinds], ", ")
     return total, say("%(vp)s VP printed on Longships plus bonuses: %(items)s.",
                       vp=sheet["longships_vp"], items=parts)
 
 
-def bonus_part(longships: int, vp: int, kind: str) -> str:
+def bonus_part(longships: int, vp: int, kind: str) -> Message:
     if longships == 1:
         return say("%(vp)s (%(bonus)s)", vp=vp, bonus=BONUS_LABELS[kind])
     return say("%(count)s × %(vp)s (%(bonus)s)", count=longships, vp=vp,
@@ -236,7 +244,7 @@ def track_points(positions: dict, track_vp: dict, unknowns: Unknowns) -> tuple[i
                          vp=track_vp[space]))
     if not parts:
         return 0, say("No marker reached space 15."), False
-    return total, say("%(parts)s.", parts="; ".join(parts)), unknown
+    return total, say("%(parts)s.", parts=series(parts)), unknown
 
 
 # --------------------------------------------------------------------------- solo
@@ -244,16 +252,17 @@ def parse_solo_opponent(raw: Any) -> dict | None:
     if raw is None:
         return None
     where = "options.solo_opponent"
-    raw = require_object(raw, where, "The solo opponent")
+    raw = require_object(raw, where, say("The solo opponent"))
     reject_unknown(raw, ("heroes_won", "round_card_vp", "tracks"), where)
     vps = raw.get("round_card_vp")
     if not isinstance(vps, list) or len(vps) != ROUNDS:
-        raise RuleError(f"round_card_vp must list the VP of all {ROUNDS} Round Cards.",
-                        f"{where}.round_card_vp")
+        raise RuleError(say("round_card_vp must list the VP of all %(count)s Round Cards.",
+                            count=ROUNDS), f"{where}.round_card_vp")
     return {"heroes_won": check_int(raw.get("heroes_won"), f"{where}.heroes_won",
-                                    "Heroes the opponent won", 0, len(TRACKS)),
-            "round_card_vp": [check_int(v, f"{where}.round_card_vp[{i}]", "A Round Card's VP",
-                                        0, MAX_NUMBER) for i, v in enumerate(vps)],
+                                    say("Heroes the opponent won"), 0, len(TRACKS)),
+            "round_card_vp": [check_int(v, f"{where}.round_card_vp[{i}]",
+                                        say("A Round Card's VP"), 0, MAX_NUMBER)
+                              for i, v in enumerate(vps)],
             "tracks": parse_positions(raw.get("tracks"), f"{where}.tracks")}
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..errors import RuleError, say
-from ..messages import join_names
+from ..errors import RuleError
+from ..messages import Message, join_names, say, series
 from ..names import look_alike
 from .catalogue import (
     CATALOGUE_PAGE,
@@ -64,8 +64,8 @@ def parse_nemesis_option(raw: Any) -> list[str] | None:
     if raw is None:
         return None
     if not isinstance(raw, list) or len(raw) > MAX_NEMESIS:
-        raise RuleError(f"options.nemesis must list at most {MAX_NEMESIS} Nemesis card ids.",
-                        "options.nemesis")
+        raise RuleError(say("options.nemesis must list at most %(count)s Nemesis card ids.",
+                            count=MAX_NEMESIS), "options.nemesis")
     for i, card_id in enumerate(raw):
         if not isinstance(card_id, str) or raw.index(card_id) != i:
             raise RuleError("Each Nemesis card id must be a text, named once.",
@@ -87,8 +87,9 @@ def choose_nemesis(players: list[str], options: dict, rng: random.Random,
         return [chosen_nemesis(catalogue, card_id, i) for i, card_id in enumerate(chosen)]
     known = catalogue["nemesis"]
     if count > len(known):
-        raise RuleError(f"The box data knows {len(known)} Nemesis cards, not {count}: the owner "
-                        f"can enter each card's icons under Nemesis cards on {CATALOGUE_PAGE}.",
+        raise RuleError(say("The box data knows %(count)s Nemesis cards, not %(wanted)s: the "
+                            "owner can enter each card's icons under Nemesis cards on "
+                            "%(page)s.", count=len(known), wanted=count, page=CATALOGUE_PAGE),
                         "options.nemesis_cards", "missing_catalogue_data", 422)
     return [{"id": c["id"], "icons": c["icons"]} for c in rng.sample(known, count)]
 
@@ -96,8 +97,9 @@ def choose_nemesis(players: list[str], options: dict, rng: random.Random,
 def chosen_nemesis(catalogue: dict, card_id: str, index: int) -> dict:
     card = find_nemesis(catalogue, card_id)
     if card is None:
-        raise RuleError(f"The box data has no Nemesis card '{card_id}': the owner can enter it "
-                        f"under Nemesis cards on {CATALOGUE_PAGE}.", f"options.nemesis[{index}]",
+        raise RuleError(say("The box data has no Nemesis card '%(card_name)s': the owner can "
+                            "enter it under Nemesis cards on %(page)s.", card_name=card_id,
+                            page=CATALOGUE_PAGE), f"options.nemesis[{index}]",
                         "missing_catalogue_data", 422)
     return {"id": card["id"], "icons": card["icons"]}
 
@@ -107,7 +109,7 @@ def neutral_start(nemesis: list[dict]) -> dict:
 
 
 # --------------------------------------------------------------------------- sentences
-def supply_item(kind: str, count: int) -> str:
+def supply_item(kind: str, count: int) -> Message:
     return {"workers": say("%(count)s Workers", count=count),
             "oak": say("%(count)s Oak", count=count),
             "wool": say("%(count)s Wool", count=count),
@@ -167,7 +169,7 @@ def round_card_line(setup: dict) -> str:
     if setup["round_cards"]:
         return say("Stack these 5 Round Cards face down on their space, to be revealed in this "
                    "order: %(cards_name)s; the other Round Cards go back in the box.",
-                   cards_name=", ".join(setup["round_cards"]))
+                   cards_name=series(setup["round_cards"], ", "))
     return say("Shuffle the Round Cards, put 5 face down on their space and return the rest to "
                "the box; the app asks for each card as it is revealed.")
 
@@ -185,7 +187,7 @@ def hut_line(player: str, hut: int, track: str | None) -> str:
                "%(where)s.", player=player, hut=hut, where=where)
 
 
-def icon_moves(icons: dict) -> str:
+def icon_moves(icons: dict) -> Message:
     parts = [say("%(count)s on %(track)s", count=n, track=track_name(t))
              for t, n in icons.items() if n]
     return join_names(parts)
