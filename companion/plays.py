@@ -56,7 +56,7 @@ def parse_seats(players: Any, game: Game) -> list[dict]:
         if isinstance(entry, str):
             entry = {"name": entry}
         check_object(entry, ("name", "colour"), where,
-                     "Each player needs a name (and may have a colour).")
+                     say("Each player needs a name (and may have a colour)."))
         seats.append({"name": check_name(entry.get("name"), f"{where}.name"),
                       # absent or null: the seat's colour; anything else must be a colour
                       "colour": (COLOURS[i % len(COLOURS)] if entry.get("colour") is None
