@@ -280,7 +280,7 @@ def labels() -> list:
             "Something the core does not say"]),
     ("de", ["Rückgängig: Ende der Phase", "Wiederholen: Ann +2 Gebiete",
             "Rückgängig: Ende von Runde 2", "Rückgängig: Ende der Phase „Aufdecken“",
-            "Blatt von Ann: Gold (1 SP je) 3",
+            "Blatt von Ann: Gold (je 1 SP) 3",
             "Bo: Gebaute Außenposten +3; Abgelieferte Nutztiere Schweine -1 und 1 weitere",
             "Something the core does not say"]),
     ("fr", ["Annuler : Fin de la phase", "Rétablir : Ann +2 territoires",
