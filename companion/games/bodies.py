@@ -15,6 +15,7 @@ the HTML forms turn their text into JSON values first (companion.web.forms).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -34,8 +35,8 @@ from pydantic import (
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import PydanticCustomError
 
-from .errors import say
 from .inputs import MAX_NAME, MAX_NUMBER, SheetField
+from .messages import Message, say
 from .refusals import refusal
 
 # Python's whitespace (str.isspace, what strip() and split() remove) spelt out: engines
@@ -67,10 +68,11 @@ def _nonzero(value: int) -> int:
     return value
 
 
-def refuse(message: str, at: str = "") -> PydanticCustomError:
-    """A shape rule between keys of one object (in its schema too), said in plain words;
-    ``at``: the key (dotted, under the object) to blame."""
-    return PydanticCustomError("rule", message, {"at": at})
+def refuse(message: Message, at: str = "") -> PydanticCustomError:
+    """A shape rule between keys of one object (in its schema too), said in plain words (a
+    message, carried as it is to the RuleError: companion.games.refusals); ``at``: the key
+    (dotted, under the object) to blame."""
+    return PydanticCustomError("rule", "{said}", {"at": at, "said": message})
 
 
 def exactly_one(*keys: str) -> dict:
@@ -78,7 +80,7 @@ def exactly_one(*keys: str) -> dict:
     return {"oneOf": [{"required": [key]} for key in keys]}
 
 
-def one_given(model: BaseModel, *keys: str, message: str) -> None:
+def one_given(model: BaseModel, *keys: str, message: Message) -> None:
     if sum(key in model.model_fields_set for key in keys) != 1:
         raise refuse(message)
 
@@ -96,7 +98,7 @@ def text(maximum: int, title: str | None = None, blank: bool = False) -> Any:
                                 pattern=None if blank else NOT_BLANK)]
 
 
-def worded(kind: Any, message: str) -> Any:
+def worded(kind: Any, message: Message) -> Any:
     """``kind``, refused in the words of ``message`` (said to players beside the control)."""
     def wrap(value: Any, handler: Callable[[Any], Any]) -> Any:
         try:
@@ -264,9 +266,16 @@ class NoTitles(GenerateJsonSchema):
 
 @cache
 def schema_of(kind: Any) -> dict:
+    """The JSON Schema of ``kind`` as declared: its titles are the rows' labels as messages
+    (a refusal says the row in the reader's language); ``plain`` for the document."""
     return adapter(kind).json_schema(ref_template=REF, schema_generator=NoTitles)
 
 
+def plain(schema: dict) -> dict:
+    """A copy of ``schema`` as plain JSON: every message its English text."""
+    return json.loads(json.dumps(schema))
+
+
 def standalone(kind: Any) -> dict:
-    """The JSON Schema of ``kind`` on its own (its models under $defs)."""
-    return adapter(kind).json_schema(schema_generator=NoTitles)
+    """The JSON Schema of ``kind`` on its own (its models under $defs), as plain JSON."""
+    return plain(adapter(kind).json_schema(schema_generator=NoTitles))

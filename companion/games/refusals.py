@@ -10,7 +10,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .errors import RuleError, say
+from .errors import RuleError
+from .messages import Message, say
 
 MESSAGES = {
     "int": say("%(row)s must be a whole number."),
@@ -38,6 +39,7 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     keys and indexes, a sentence with the row's label, the code where one exists."""
     fault = err.errors(include_url=False)[0]
     path, key_fault = _path(value, fault["loc"])
+    choices = _choices(schema, value, path)
     if fault["type"].startswith("union_tag"):
         path.append(fault["ctx"]["discriminator"].strip("'"))
     if fault["type"] == "rule" and (fault.get("ctx") or {}).get("at"):
@@ -47,20 +49,42 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     if fault["type"] == "extra_forbidden" or key_fault:
         return RuleError(say("Unknown field '%(key)s'.", key=path[-1]), field, "unknown_field")
     if fault["type"] == "rule":
-        return RuleError(fault["msg"], field)
+        said = fault["ctx"]["said"]                # the message bodies.refuse carried
+        return RuleError(said, field)
     ctx = fault.get("ctx") or {}
     family = next((k for k in MESSAGES if fault["type"].startswith(k)), "")
     if fault["type"].startswith("string") and not family:
         family = "string"
     shape = MESSAGES.get(family, say("%(row)s is not valid here."))
+    if "%(choices)s" in shape.id and not choices:
+        shape = say("%(row)s is not valid here.")
     code = "unknown_event" if family == "union_tag_invalid" and path[-1:] == ["type"] \
         else "invalid_input"
     count = ctx.get("max_length") or ctx.get("min_length") or _keyword(
         schema, value, path, "maximum" if family == "nonzero" else "maxLength")
-    return RuleError(shape % {"row": row, "low": ctx.get("ge"), "high": ctx.get("le"),
-                              "count": count, "tag": ctx.get("tag"),
-                              "choices": ctx.get("expected") or ctx.get("expected_tags")},
-                     field, code)
+    params = {"row": row, "low": ctx.get("ge"), "high": ctx.get("le"), "count": count,
+              "tag": ctx.get("tag"), "choices": ", ".join(f"'{c}'" for c in choices)}
+    return RuleError(Message(shape.id, {k: v for k, v in params.items()
+                                        if f"%({k})s" in shape.id}), field, code)
+
+
+def _choices(schema: dict, value: Any, path: list) -> list:
+    """The values the schema allows at ``path`` (an enum, constants, a discriminated union's
+    tags), from the declaration itself (pydantic's own "'a', 'b' or 'c'" is English)."""
+    defs = schema.get("$defs", {})
+    nodes = _walk(schema, value, path) if path else []
+    node = _deref(nodes[-1] if nodes else schema, defs)
+    tag = node.get("discriminator", {}).get("propertyName")
+    if tag:
+        return [_deref(b, defs).get("properties", {}).get(tag, {}).get("const")
+                for b in node.get("oneOf", ())]
+    out: list = []
+    for part in (node, *node.get("anyOf", ())):
+        part = _deref(part, defs)
+        out += [c for c in part.get("enum", ()) if c not in (None, "")]
+        if "const" in part:
+            out.append(part["const"])
+    return out
 
 
 def _path(value: Any, loc: tuple) -> tuple[list, bool]:

@@ -31,7 +31,7 @@ Version = whole(-(2**63) + 1, 2**63 - 1)
 
 
 def option_type(option: Option) -> Any:
-    words = {"title": str(option.label), "description": str(option.help) or None}
+    words = {"title": option.label, "description": option.help or None}
     if option.kind == "bool":
         return Annotated[bool, Field(**words)]
     if option.kind == "choice":
@@ -100,8 +100,8 @@ class TakeBack(Body):
     @model_validator(mode="after")
     def one_way(self):
         if self.device is not None and self.expected_version is not None:
-            raise refuse("Send either device (that device's own last change or undo) or "
-                         "expected_version (the latest change), not both.", "device")
+            raise refuse(say("Send either device (that device's own last change or undo) or "
+                             "expected_version (the latest change), not both."), "device")
         return self
 
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from ..games.errors import RuleError
+from ..games.messages import say
 
 MAX_DEPTH = 32
 
@@ -33,7 +34,8 @@ def check_json(value: Any) -> Any:
     while stack:
         item, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise RuleError(f"The JSON is nested too deeply ({MAX_DEPTH} levels at most).",
+            raise RuleError(say("The JSON is nested too deeply (%(count)s levels at most).",
+                                count=MAX_DEPTH),
                             path or None, "too_deep")
         if isinstance(item, str):
             if _bad_text(item):
@@ -66,7 +68,9 @@ def loads_checked(text: str, field: str | None) -> Any:
     try:
         return check_json(json.loads(text))
     except RecursionError as err:
-        raise RuleError(f"The JSON is nested too deeply ({MAX_DEPTH} levels at most).",
+        raise RuleError(say("The JSON is nested too deeply (%(count)s levels at most).",
+                                count=MAX_DEPTH),
                         field, "too_deep") from err
     except ValueError as err:
-        raise RuleError(f"That is not valid JSON: {err}", field, "invalid_json") from err
+        raise RuleError(say("That is not valid JSON: %(problem)s", problem=str(err)), field,
+                        "invalid_json") from err

@@ -5,7 +5,7 @@ import copy
 import re
 
 from ..games import GAMES
-from ..games.bodies import NOT_BLANK, SPACE, schema_of, standalone
+from ..games.bodies import NOT_BLANK, SPACE, plain, schema_of, standalone
 from .openapi_catalogue import JSON_VALUE, catalogue_schema, put_body, rule_codes
 
 GAME_IDS = list(GAMES)
@@ -459,7 +459,7 @@ def game_content(schemas: dict) -> dict:
 
 def declared(schemas: dict, name: str, kind) -> dict:
     """A body declared as a type (companion.games.bodies), its models among the components."""
-    schema = copy.deepcopy(schema_of(kind))
+    schema = plain(schema_of(kind))
     schemas.update(schema.pop("$defs", {}))
     schemas[name] = schema
     return schema

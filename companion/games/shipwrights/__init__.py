@@ -58,8 +58,8 @@ class NemesisOnce(Body):
     @model_validator(mode="after")
     def by_id_or_number(self):
         if getattr(self, "nemesis", None) and getattr(self, "nemesis_cards", 0):
-            raise refuse("Either choose Nemesis cards by id or ask for a number of them, not "
-                         "both.", "nemesis_cards")
+            raise refuse(say("Either choose Nemesis cards by id or ask for a number of them, "
+                             "not both."), "nemesis_cards")
         return self
 
 

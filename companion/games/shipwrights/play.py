@@ -240,7 +240,8 @@ def apply_track(state: dict, data: ShipwrightsTrackMove) -> dict:
     check_open(state)
     player, track, steps = data.player, data.track, data.steps
     allowed = player_names(state) + ([NEUTRAL] if state["table"]["neutral"] is not None else [])
-    player_of(player, allowed, "data.player", f"player must be one of: {', '.join(allowed)}.")
+    player_of(player, allowed, "data.player",
+              say("player must be one of: %(names)s.", names=series(allowed, ", ")))
     if state["phase"] == "heroes":
         raise RuleError("The heroes are already handed out this round: undo back to an "
                         "earlier phase to record this move.", None, "wrong_phase", 422)
