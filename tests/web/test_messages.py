@@ -57,3 +57,85 @@ def test_words_and_nothing(app):
     assert said(app, "de", None) == said(app, "en", None) == ""
     assert said(app, "de", say("A sentence no catalogue has, %(n)s.", n=3)) == \
         "A sentence no catalogue has, 3."
+
+
+# --------------------------------------------------------------------------- declared bodies
+def refused(kind, body):
+    """The RuleError (400) of ``body`` checked against the declaration ``kind``."""
+    from companion.games.bodies import check
+    from companion.games.errors import RuleError
+
+    with pytest.raises(RuleError) as caught:
+        check(kind, body)
+    return caught.value
+
+
+def test_a_declared_bodys_refusal_names_the_row_in_the_readers_words(app):
+    """pydantic's fault is said from the shape's own id, the row's label (the declaration's
+    title) a message in turn: not a finished English sentence."""
+    from companion.games import get_game
+    from companion.games.requests import rows_type
+
+    error = refused(rows_type(get_game("explorers")), {"outposts": "x"})
+    assert error.field == "outposts" and error.code == "invalid_input"
+    assert error.message.id == "%(row)s must be a whole number."
+    assert error.message.params["row"].id == "Outposts built"
+    assert said(app, "en", error.message) == "Outposts built must be a whole number."
+    assert said(app, "de", error.message) == "Gebaute Außenposten: bitte eine ganze Zahl."
+    assert said(app, "fr", error.message) == "Avant-postes construits : il faut un nombre entier."
+
+
+def test_a_rule_between_keys_keeps_its_message_through_pydantic(app):
+    """refuse() carries the message in pydantic's context: the RuleError has the message
+    itself (its id and parameters), not pydantic's rendered text."""
+    from companion.games import get_game
+    from companion.games.requests import UndoRequest
+    from companion.sheet_changes import sheet_change
+
+    error = refused(sheet_change(get_game("explorers")), {"player": "Ann"})
+    assert error.message.id == "A sheet change needs fields to set or numbers to add."
+    assert said(app, "de", error.message) == \
+        "Eine Änderung am Blatt braucht Felder zum Setzen oder Zahlen zum Addieren."
+    error = refused(UndoRequest, {"device": "phone-1", "expected_version": 3})
+    assert error.field == "device"
+    assert error.message.id.startswith("Send either device")
+    assert said(app, "fr", error.message) != str(error.message)       # said in French
+    error = refused(sheet_change(get_game("knarr")),
+                    {"player": "Ann", "fields": {"vp": 2}, "add": {"vp": 1}})
+    assert error.message.id == "'%(key)s' is either set or added to in one change, not both."
+    assert error.message.params == {"key": "vp"}
+
+
+def test_the_choices_come_from_the_declaration_not_pydantics_english(app):
+    """pydantic writes "'share' or 'split'": the choices are the declaration's own values,
+    and the option's label is its message."""
+    from companion.games import get_game
+    from companion.games.requests import setup_request
+    from companion.plays import event_body
+
+    error = refused(setup_request(get_game("reavers")),
+                    {"players": ["Ann", "Bo"], "options": {"wall_ties": "half"}})
+    assert error.field == "options.wall_ties"
+    assert str(error.message) == "Tied wall majorities must be one of: 'share', 'split'."
+    assert said(app, "de", error.message) == \
+        "Gleichstand bei Mauer-Mehrheiten: bitte eines von 'share', 'split'."
+    error = refused(event_body("explorers"), {"type": "dance"})
+    assert error.code == "unknown_event" and " or " not in str(error.message)
+    assert "'keep_captain'" in str(error.message)
+
+
+def test_the_document_holds_plain_text_where_the_declaration_holds_messages():
+    """The schema a refusal reads keeps the labels as messages; the OpenAPI document is plain
+    JSON text (a validator takes it)."""
+    import json
+
+    from companion.games import get_game
+    from companion.games.bodies import plain, schema_of
+    from companion.games.messages import Message
+    from companion.games.requests import rows_type
+
+    declared = schema_of(rows_type(get_game("explorers")))
+    assert isinstance(declared["properties"]["outposts"]["title"], Message)
+    document = plain(declared)
+    assert type(document["properties"]["outposts"]["title"]) is str
+    assert document == json.loads(json.dumps(declared))
