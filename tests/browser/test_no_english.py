@@ -176,6 +176,7 @@ def test_no_english_sentence_from_the_core(live_server, phone, game):
     state = api(live_server, f"/api/v1/plays/{play['id']}", token=token)["state"]
     form = refused(state) if callable(refused) else refused
     for lang, page in pages.items():
+        page.goto(live_server.url + path, timeout=45_000)      # the play's own page posts it
         assert refuse(page, path, form) in (400, 409, 422)
         assert page.locator("#refused p.error").count() >= 1
         found[f"{lang} refusal {form}"] = english_on(page, lang)
