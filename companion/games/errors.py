@@ -7,6 +7,7 @@ into an inline message or a JSON error, the CLI into exit code 2.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .messages import Message, say  # noqa: F401 (say: where the games have always found it)
 

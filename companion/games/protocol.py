@@ -21,7 +21,6 @@ from .bodies import Body, On, check, data_of, given
 from .box_questions import BoxQuestions
 from .errors import RuleError, unknown_event
 from .inputs import Option, SheetField, active_fields, check_players
-from .messages import say
 from .requests import options_type
 
 
