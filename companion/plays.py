@@ -300,7 +300,9 @@ def signed(n: Any) -> str:
 
 
 def key_word(spec, key: Any) -> Any:
-    return spec.key_label(key) if spec is not None else str(key).replace("_", " ")
+    """A kind of a row in a label ("pig", "military"): the key in words, a message of the
+    core where the catalogue has it (the box labels, "Pigs", head a box, not a sentence)."""
+    return Message(str(key).replace("_", " "))
 
 
 def shown(value: Any, spec=None) -> Any:

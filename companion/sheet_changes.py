@@ -172,7 +172,7 @@ def added(spec, current: Any, delta: Any, player: str) -> Any:
 
 def kind_row(spec, key: str) -> Message:
     """A kind of a row as a refusal names it: "Delivered livestock (pig)"."""
-    return say("%(row)s (%(kind)s)", row=spec.label, kind=spec.key_label(key))
+    return say("%(row)s (%(kind)s)", row=spec.label, kind=Message(key.replace("_", " ")))
 
 
 def within(spec, value: int, player: str, label: str, suffix: str, minimum: int | None = None,
