@@ -229,6 +229,29 @@ def test_seafarers_ends_on_the_change_that_brings_the_player_on_turn_to_the_targ
     assert f"{on_turn} wins!" in html and "Game over · Final ranking" in html
 
 
+def test_seafarers_undo_of_the_winning_change_lets_the_game_go_on(client):
+    """The phone that typed the winning change takes it back with its own Undo: the play
+    is open again on the same turn, the next turn can be played, and the history list no
+    longer counts it finished."""
+    play = create(client, "seafarers", ["Ann", "Bo", "Cy"], scenario="four_islands",
+                  layout="variable")
+    on_turn = ok(post(client, play, "advance"))["table"]["current_player"]
+    phone = {"HX-Request": "true", "X-Device-Id": "phone-a"}
+    base = f"/plays/{play['id']}/{play['edit_token']}"
+    response = client.post(base + "/events", headers=phone, data={
+        "type": "sheet", "player": on_turn, "f:settlements": "4", "f:cities": "4"})
+    assert response.status_code == 200 and f"{on_turn} wins!" in text(response)
+    response = client.post(base + "/undo", headers=phone, data={"mine": "1"})
+    assert response.status_code == 200
+    state = client.get(f"/api/v1/plays/{play['id']}", headers={
+        "Authorization": f"Bearer {play['view_token']}"}).get_json()["state"]
+    assert state["finished"] is False and state["table"]["current_player"] == on_turn
+    assert state["score"]["provisional"] is True and state["clock"]["running"] is True
+    assert f"{on_turn} wins!" not in text(page(client, play))
+    state = ok(post(client, play, "advance"))
+    assert state["table"]["current_player"] != on_turn
+
+
 def test_seafarers_two_players_at_the_target_only_the_one_on_turn_wins(client):
     play = create(client, "seafarers", ["Ann", "Bo", "Cy"], scenario="four_islands",
                   layout="variable")

@@ -215,14 +215,18 @@ class SeafarersGame(Game):
         return body
 
     def after_sheet_change(self, state: dict) -> dict:
-        """A change on the sheets may win the race for the player whose turn it is."""
-        if state["finished"] or not race.keeps_turns(state):
+        """A change on the sheets may win the race for the player whose turn it is (and the
+        undo of the change that won it opens the game again)."""
+        if not race.keeps_turns(state) or (state["finished"] and not race.won_by_race(state)):
             return state
         try:
             result = self.score(self.score_body(state), state.get("catalogue") or {})
         except RuleError:       # sheets that cannot happen (a replayed old log) win nothing
             return state
-        race.settle(state, result)
+        if state["finished"]:
+            race.reopen(state, result)
+        else:
+            race.settle(state, result)
         return state
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
