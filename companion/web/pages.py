@@ -17,7 +17,9 @@ from flask import (
 from htmx_flask import request as hx_request
 
 from ..games import GAMES, get_game
+from ..games.bodies import check as check_body
 from ..games.errors import RuleError
+from ..games.requests import RedoRequest, UndoRequest, Version
 from ..owner import is_owner, matches, presented_key, set_owner_cookie
 from ..plays import COLOURS
 from ..qr import qr_svg
@@ -148,7 +150,8 @@ def move(play_id, token, move):
         key = idempotency_key()
         other = (request.form.get("other") or "").strip()
         if move == "undo" and other:
-            done = service().undo_other(play_id, device_header(), coerce(other), key=key)
+            position = check_body(Version, coerce(other), "other")
+            done = service().undo_other(play_id, device_header(), position, key=key)
         elif request.form.get("mine") == "1":
             device = device_header()
             if device is None:
@@ -158,9 +161,11 @@ def move(play_id, token, move):
             done = take_back(play_id, device, key=key)
         else:
             expected = (request.form.get("expected_version") or "").strip()
-            # "abc" is a 400 like on the event form, not an undo without a check
+            # the API's body ("abc" is a 400 like on the event form, not an undo without a check)
+            body = check_body(UndoRequest if move == "undo" else RedoRequest,
+                              {"expected_version": coerce(expected)} if expected else {})
             done = service().move_head(play_id, -1 if move == "undo" else 1,
-                                       coerce(expected) if expected else None, key=key)
+                                       body.expected_version, key=key)
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
