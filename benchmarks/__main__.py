@@ -267,7 +267,12 @@ def wire_figures(tmp: str, args) -> dict:
     for name, url in backends(tmp).items():
         print(f"[bench] {name}: propagation per game, {samples} changes each ...",
               file=sys.stderr)
-        out["propagation"][name] = bench_wire.propagation(fresh(url, tmp, "wire"), samples)
+        # baseline on SQLite, game by game in turn: every phone's block rendered for it
+        # (BLOCK_CACHE_SECONDS=0) against the version's render shared (web/block_cache.py)
+        baseline = ((fresh(url, tmp, "wire_own"), {"BLOCK_CACHE_SECONDS": "0"})
+                    if name == "sqlite" else None)
+        out["propagation"][name] = bench_wire.propagation(fresh(url, tmp, "wire"), samples,
+                                                          baseline=baseline)
     return out
 
 

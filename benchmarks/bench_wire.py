@@ -15,6 +15,7 @@ that changed and placeholders for the rest.
 """
 from __future__ import annotations
 
+import http.client
 import random
 import re
 import statistics
@@ -87,11 +88,14 @@ def explorers(state: dict, i: int) -> dict | None:
         return {"type": "set_influence", "d:island": "0", "s:player": name,
                 "add:vikings": "1" if vikings < 7 else "-7"}
     name = names[i % len(names)]
+    sheet = state["sheets"][names[0]]
     if step == 2:          # a tap on a kind of livestock: on, then off again (the box is small)
         kind = ("pig", "chicken", "goat", "sheep", "cattle", "horse")[i // 4 % 6]
-        held = state["sheets"][name].get("livestock", {}).get(kind, 0)
-        return {"type": "sheet", "player": name, f"add:livestock.{kind}": "-1" if held else "1"}
-    return {"type": "sheet", "player": name, "add:outposts": "1"}
+        held = sheet.get("livestock", {}).get(kind, 0)
+        return {"type": "sheet", "player": names[0],
+                f"add:livestock.{kind}": "-1" if held else "1"}
+    outposts = state["sheets"][name].get("outposts", 0)
+    return {"type": "sheet", "player": name, "add:outposts": "1" if outposts < 3 else "-3"}
 
 
 def reavers(state: dict, i: int) -> dict | None:
@@ -161,7 +165,8 @@ def brotli_of(body: bytes, encoding: str | None) -> bytes:
 def stretch(client, game: str, changes: int, seed: int = 11, whole: bool = True):
     """Play ``changes`` changes of ``game`` with the Flask test client: one phone changes, one
     watches. Yields (change, bytes the changing phone got, bytes the watcher got, bytes of the
-    whole block or 0 without ``whole``), brotli as sent."""
+    whole block or 0 without ``whole``), brotli as sent, and the seconds the watcher's poll
+    took in process."""
     body = client.post("/api/v1/plays", json=new_play_body(game, seed)).get_json()
     page, auth = f"/plays/{body['id']}/{body['edit_token']}", {
         "Authorization": f"Bearer {body['edit_token']}"}
@@ -180,29 +185,45 @@ def stretch(client, game: str, changes: int, seed: int = 11, whole: bool = True)
         assert sent.status_code == 200, (game, form, sent.status_code,
                                          re.findall(r'class="error[^>]*>([^<]*)', answer))
         writer.take(answer)
+        start = time.perf_counter()
         got = client.get(f"{page}/poll?version={state['version']}",
                          headers={**hx, **watcher.header()})
+        parts_seconds = time.perf_counter() - start
         assert got.status_code == 200, (game, got.status_code)
         watcher.take(brotli_of(got.data, got.headers.get("Content-Encoding")).decode())
         block = len(client.get(f"{page}/poll", headers=hx).data) if whole else 0
-        yield form, len(sent.data), len(got.data), block
+        yield form, len(sent.data), len(got.data), block, parts_seconds
 
 
-def bytes_per_change(make_app, url: str, changes: int = 40) -> dict:
+def bytes_per_change(make_app, url: str, changes: int = 40, repeat: int = 3) -> dict:
+    """Bytes per change per game, and the watcher's poll in process: the block a version's
+    first phone had rendered, shared (web/block_cache.py), against each phone rendering its
+    own (BLOCK_CACHE_SECONDS=0), the two stretches taking turns in the same run."""
     app = make_app(url)
     client = app.test_client()
+    shared = app.config["BLOCK_CACHE_SECONDS"]
     out = {}
     for game in SCRIPTS:
         rows = list(stretch(client, game, changes))
-        sent = [r[1] for r in rows]
-        got = [r[2] for r in rows]
-        whole = [r[3] for r in rows]
+        took = {"shared": [], "own": []}
+        for _ in range(repeat):
+            for how, seconds in (("own", 0.0), ("shared", shared)):
+                app.config["BLOCK_CACHE_SECONDS"] = seconds
+                took[how].append(statistics.median(
+                    r[4] for r in stretch(client, game, changes, whole=False)) * 1000)
+        app.config["BLOCK_CACHE_SECONDS"] = shared
+        own, kept = statistics.median(took["own"]), statistics.median(took["shared"])
         out[game] = {"players": MOST[game], "changes": len(rows),
-                     "changing_phone_brotli": spread(sent), "watching_phone_brotli": spread(got),
-                     "whole_block_brotli_before": spread(whole)}
+                     "changing_phone_brotli": spread([r[1] for r in rows]),
+                     "watching_phone_brotli": spread([r[2] for r in rows]),
+                     "whole_block_brotli_before": spread([r[3] for r in rows]),
+                     "watcher_poll_ms_median": {"block_shared": round(kept, 2),
+                                                "own_render": round(own, 2),
+                                                "ratio": round(kept / own, 2)}}
     app.extensions["companion"].store.engine.dispose()
     out["note"] = ("bytes of the answer body as sent (brotli, quality 4); before: each change "
-                   "re-sent the whole block to every phone")
+                   "re-sent the whole block to every phone. Watcher's poll: median of "
+                   f"{repeat} stretches each way, in process")
     return out
 
 
@@ -213,32 +234,46 @@ def spread(values: list[int]) -> dict:
 # ---- propagation on the production server
 
 class Phone(Client):
-    """A phone of the bench: form posts like the page's script, and the parts it holds."""
+    """A phone of the bench: form posts like the page's script (its session cookie and CSRF
+    token from the page), and the parts it holds."""
 
     def __init__(self, base_url: str, page: str):
         super().__init__(base_url)
         self.page = page
         self.held = HeldParts()
         self.device = f"bench-{random.getrandbits(40):x}"
+        self.cookie, self.csrf = "", ""
 
     def headers(self) -> dict:
         return {"HX-Request": "true", "Accept-Encoding": "br", "X-Device-Id": self.device,
-                **self.held.header()}
+                "Cookie": self.cookie, "X-CSRFToken": self.csrf, **self.held.header()}
 
     def load(self) -> None:
         reply = self.get(self.page, {"Accept-Encoding": "br"})
-        self.held.take(brotli_of(reply.body, reply.headers.get("Content-Encoding")).decode())
+        html = brotli_of(reply.body, reply.headers.get("Content-Encoding")).decode()
+        self.held.take(html)
+        self.cookie = "; ".join(v.split(";", 1)[0] for k, v in reply.headers.items()
+                                if k.lower() == "set-cookie")
+        found = re.search(r'"X-CSRFToken": "([^"]+)"', html)
+        self.csrf = found.group(1) if found else ""
 
     def send(self, form: dict) -> tuple[int, int]:
         data = urlencode(form).encode()
         headers = {**self.headers(), "Content-Type": "application/x-www-form-urlencoded",
                    "Idempotency-Key": f"k{random.getrandbits(60):x}"}
-        if self.conn is None:
-            import http.client
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        self.conn.request("POST", self.page + "/events", body=data, headers=headers)
-        response = self.conn.getresponse()
-        body = response.read()
+        for attempt in (1, 2):        # the server may have closed an idle connection: again,
+            if self.conn is None:     # on a new one, with the same Idempotency-Key
+                self.conn = http.client.HTTPConnection(self.host, self.port,
+                                                       timeout=self.timeout)
+            try:
+                self.conn.request("POST", self.page + "/events", body=data, headers=headers)
+                response = self.conn.getresponse()
+                body = response.read()
+                break
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.close()
+                if attempt == 2:
+                    raise
         if response.status == 200:
             self.held.take(brotli_of(body, response.getheader("Content-Encoding")).decode())
         return response.status, len(body)
@@ -250,35 +285,50 @@ class Phone(Client):
         return len(reply.body)
 
 
-def propagation(url: str, samples: int = 200, watchers: int = 2, workers: int = 2) -> dict:
+def propagation(url: str, samples: int = 200, watchers: int = 2, workers: int = 2,
+                baseline: tuple[str, dict] | None = None) -> dict:
+    """Per game on ``companion serve``. ``baseline``: (database URL, more of the server's
+    environment) of a second server measured game by game in turn with the first, e.g.
+    BLOCK_CACHE_SECONDS=0 (each phone's block rendered for it, the baseline of the shared
+    block); its figures go under "baseline" beside each game's."""
+    from contextlib import ExitStack
+
     from .bench_live import Streams, ms
 
     out = {}
-    with Server(url, workers=workers, worker_class="gevent", threads=32, limits=False) as server:
-        api = Client(server.url)
+    with ExitStack() as stack:
+        servers = [stack.enter_context(Server(
+            where, workers=workers, worker_class="gevent", threads=32, limits=False, env=env))
+            for where, env in [(url, None), *([baseline] if baseline else [])]]
+        apis = [Client(server.url) for server in servers]
         for game in SCRIPTS:
-            out[game] = game_propagation(server, api, game, samples, watchers, Streams, ms)
-        api.close()
+            runs = [game_propagation(server, api, game, samples, watchers, Streams, ms)
+                    for server, api in zip(servers, apis, strict=True)]
+            out[game] = {**runs[0], **({"baseline": runs[1]} if baseline else {})}
+        for api in apis:
+            api.close()
     out["server"] = f"companion serve: gunicorn, gevent, {workers} workers, on {LOOPBACK}"
+    if baseline:
+        out["baseline"] = "the same, with " + ", ".join(f"{k}={v}" for k, v in baseline[1].items())
     return out
 
 
 def game_propagation(server, api: Client, game: str, samples: int, watchers: int,
                      streams_class, ms) -> dict:
     """``samples`` changes of ``game``, on as many tables as the game's end needs."""
-    took, got_bytes, tables = [], [], 0
+    took, got_bytes, health, tables = [], [], [], 0
     while len(took) < samples * watchers:
         tables += 1
-        more, sizes = one_table(server, api, game, tables, samples - len(took) // watchers,
-                                watchers, streams_class)
-        took += more
-        got_bytes += sizes
+        more, sizes, idle = one_table(server, api, game, tables,
+                                      samples - len(took) // watchers, watchers, streams_class)
+        took, got_bytes, health = took + more, got_bytes + sizes, health + idle
     return {"players": MOST[game], "changes": len(took) // watchers, "samples": len(took),
-            "tables": tables, "propagation_ms": ms(took), "watcher_bytes": spread(got_bytes)}
+            "tables": tables, "propagation_ms": ms(took), "watcher_bytes": spread(got_bytes),
+            "healthz_ms_same_run": ms(health)}
 
 
 def one_table(server, api: Client, game: str, seed: int, budget: int, watchers: int,
-              streams_class) -> tuple[list[float], list[int]]:
+              streams_class) -> tuple[list[float], list[int], list[float]]:
     """Up to ``budget`` changes on a new table: one phone sends each; the watching phones
     fetch their parts the moment the live stream names the new version."""
     body = api.post("/api/v1/plays", new_play_body(game, seed=seed)).json()
@@ -302,7 +352,7 @@ def one_table(server, api: Client, game: str, seed: int, budget: int, watchers: 
                          lambda i, v, _t: threading.Thread(target=on_version, args=(i, v),
                                                            daemon=True).start())
     live.wait_all(range(watchers), 0)
-    took, sizes, rng = [], [], random.Random(seed)
+    took, sizes, health, rng = [], [], [], random.Random(seed)
     for i in range(budget):
         state = api.get(f"/api/v1/plays/{body['id']}", auth).json()["state"]
         form = SCRIPTS[game](state, i)
@@ -320,8 +370,9 @@ def one_table(server, api: Client, game: str, seed: int, budget: int, watchers: 
             if (p, version) in arrived:
                 took.append(arrived[(p, version)][0] - start)
                 sizes.append(arrived[(p, version)][1])
+        health.append(api.get("/healthz").seconds)   # the CPU queue of the moment, beside it
         time.sleep(rng.uniform(0.03, 0.08))
     live.close()
     for phone in [writer, *phones]:
         phone.close()
-    return took, sizes
+    return took, sizes, health

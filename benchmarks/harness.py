@@ -46,8 +46,10 @@ class Server:
 
     def __init__(self, database_url: str, workers: int = 2, threads: int = 8,
                  port: int | None = None, log_dir: str | None = None,
-                 worker_class: str | None = None, limits: bool = True):
+                 worker_class: str | None = None, limits: bool = True,
+                 env: dict | None = None):
         self.database_url = database_url
+        self.env = env or {}      # more of the server's environment (a setting to compare)
         self.workers, self.threads = workers, threads
         self.worker_class = worker_class
         self.limits = limits      # False: the per-client limits off (a load driver is one client)
@@ -59,7 +61,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         env = dict(os.environ, DATABASE_URL=self.database_url, PORT=str(self.port),
                    SECRET_KEY="bench-secret", PUBLIC_URL=self.url, WEB_WORKERS=str(self.workers),
-                   RATELIMIT_ENABLED="1" if self.limits else "0")
+                   RATELIMIT_ENABLED="1" if self.limits else "0", **self.env)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(

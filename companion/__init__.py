@@ -34,6 +34,9 @@ def create_app(config: dict | None = None) -> Flask:
         # server flat out from one address); on unless said otherwise
         RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "1").lower()
         not in ("0", "false", "no", "off"),
+        # how long a version's rendered play block is shared by the phones that fetch it
+        # (web/block_cache.py); 0 renders it for each phone (`make bench`'s baseline)
+        BLOCK_CACHE_SECONDS=float(os.environ.get("BLOCK_CACHE_SECONDS", "5")),
     )
     if config:
         app.config.update(config)

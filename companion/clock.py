@@ -46,6 +46,8 @@ def follow(before: dict, after: dict, at: Any) -> dict:
     clock = of(after)
     if after["finished"] and not before["finished"]:
         clock = dict(_stop(clock, iso(at)), finished_at=iso(at))
+    elif before["finished"] and not after["finished"]:     # the change that ended it undone
+        clock = dict(clock, finished_at=None, running=True, since=iso(at))
     after["clock"] = clock
     return after
 

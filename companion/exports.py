@@ -10,13 +10,18 @@ import csv
 import datetime as dt
 import io
 import json
-from typing import Any
+from functools import cache
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from .games import get_game
+from pydantic import Field, create_model
+
+from .games import GAMES, Game, get_game
+from .games.bodies import Open, _union, check, event_type, given, plain, whole
 from .games.errors import RuleError
 from .games.messages import Message, say, to_data
-from .plays import apply_event
+from .games.requests import Seats, SeedValue, options_type
+from .plays import apply_event, game_events
 
 FORMAT = "north-sea-companion/play"
 FORMAT_VERSION = 1
@@ -249,50 +254,53 @@ def _minutes(start: Any, end: Any) -> int:
 
 
 # --------------------------------------------------------------------------- import
+class ImportHead(Open):
+    """What makes a file an export this app reads (checked first, so a file of another kind is
+    named as such before anything about its game)."""
+    format: Literal[FORMAT]
+    format_version: whole(-(2**63) + 1, FORMAT_VERSION)
+
+
+@cache
+def import_type(game: Game) -> type:
+    """An export of a play of ``game`` read back (POST /plays/import), declared once: the
+    play's seats, options, seed and box data as a new play takes them, and its events, each as
+    the game's Event<Game> takes it, replayed in order (a rule one breaks is a 422). Keys an
+    export holds for people and other apps (result, times, names) are read as any JSON."""
+    key = game.id.capitalize()
+    events = list[event_type(key, game_events(game.id), imported=True)]
+    return create_model(
+        f"Import{key}", __base__=ImportHead, __doc__=f"A {game.name} play export.",
+        game=(Literal[game.id], ...), players=(Seats, ...),
+        options=(options_type(game) | None, None), seed=(SeedValue, ...),
+        catalogue=(Annotated[game.catalogue_type | None, Field(
+            description="The box data the play was recorded with (null or {}: this "
+                        "installation's)")], None),
+        events=(Annotated[events, Field(max_length=MAX_EVENTS, description=(
+            "The events in order, replayed through every check of a live play (whole-sheet "
+            "checks added after the play was recorded excepted)"))], ...))
+
+
+@cache
+def import_body() -> Any:
+    """An export of any game's play: its game's Import<Game>, by the export's game."""
+    return Annotated[_union([import_type(g) for g in GAMES.values()]),
+                     Field(discriminator="game")]
+
+
 def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
-    """An export read back: (the POST /plays body, the events, the box-data snapshot).
-    Raises RuleError naming the field at fault."""
-    if not isinstance(doc, dict):
-        raise RuleError("The file must hold one exported play (a JSON object).", None)
-    if doc.get("format") != FORMAT:
-        raise RuleError(say("This is not a %(app)s play export (format '%(format)s').",
-                            app=APP_NAME, format=FORMAT), "format")
-    version = doc.get("format_version")
-    if isinstance(version, float) and version.is_integer():
-        version = int(version)              # 1.0 is JSON's (and JSON Schema's) integer 1
-    if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
-        raise RuleError(say("Only export format version %(version)s can be read.",
-                            version=str(FORMAT_VERSION)), "format_version")
-    game = get_game(doc.get("game"))
-    body = {"game": game.id, "players": doc.get("players"), "seed": doc.get("seed")}
-    if doc.get("options") is not None:         # null: the game's defaults
-        body["options"] = doc["options"]
-    catalogue = doc.get("catalogue")
-    if catalogue is not None and not isinstance(catalogue, dict):
-        raise RuleError("The box data must be an object.", "catalogue")
-    return body, parse_events(doc.get("events")), catalogue or None
-
-
-def parse_events(events: Any) -> list[dict]:
-    if not isinstance(events, list):
-        raise RuleError("events must be a list of {type, data}.", "events")
-    if len(events) > MAX_EVENTS:
-        raise RuleError(say("A play can hold at most %(count)s events.", count=MAX_EVENTS),
-                        "events")
-    out = []
-    for i, event in enumerate(events):
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str) \
-                or not event["type"] or len(event["type"]) > 40:
-            raise RuleError("Each event needs a type.", f"events[{i}].type")
-        data = event.get("data")
-        data = {} if data is None else data
-        if not isinstance(data, dict):
-            raise RuleError("An event's data must be an object.", f"events[{i}].data")
-        entry = {"type": event["type"], "data": data}
-        if isinstance(event.get("at"), str):
-            entry["at"] = event["at"]   # the game clock of the import counts the same time
-        out.append(entry)
-    return out
+    """An export read back: (the POST /plays body, the events as sent, the box-data
+    snapshot), its declaration checked (a RuleError naming the field at fault)."""
+    check(ImportHead, doc)
+    get_game(doc.get("game"))               # a game this app does not know: 404
+    request = check(import_body(), doc)
+    body = {"game": request.game, "players": plain(request.players), "seed": request.seed}
+    if request.options is not None:         # null: the game's defaults
+        body["options"] = given(request.options)
+    events = [{"type": e["type"], "data": e.get("data") or {},
+               **({"at": e["at"]} if isinstance(e.get("at"), str) else {})}
+              for e in doc["events"]]
+    return body, events, doc.get("catalogue") or None
 
 
 def replay_import(initial: dict, events: list[dict], keep_every: int = 0

@@ -13,13 +13,13 @@ from pydantic import Field
 
 from . import clock
 from .games import GAMES, Game, ending, game_taking, get_game
-from .games.bodies import On, _union, check, data_of, event_type
+from .games.bodies import On, _union, check, data_of, event_type, given
 from .games.box_questions import complete_answer
-from .games.errors import IMPOSSIBLE, RuleError
-from .games.inputs import check_name, check_object, is_whole_number_text
-from .games.messages import Message, say, series
+from .games.errors import IMPOSSIBLE, RuleError, say
+from .games.inputs import is_whole_number_text
+from .games.messages import Message, series
 from .games.protocol import make_rng, new_seed, refused_event
-from .games.requests import COLOURS, MAX_SEED, play_request, score_request, setup_request
+from .games.requests import COLOURS, Seats, SeedValue, play_request, setup_request
 from .sheet_changes import apply_sheet, sheet_change
 
 COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", *clock.EVENTS)
@@ -29,45 +29,22 @@ AFTER_FINISH = ("sheet", "box_value")
 
 
 def parse_seed(seed: Any, field: str = "seed") -> str | int:
-    """A seed is a string or an integer; the same seed gives the same setup on any machine."""
-    if isinstance(seed, float) and seed.is_integer():   # 2.0 is 2, as JSON Schema's integer
-        seed = int(seed)
-    if isinstance(seed, bool) or not isinstance(seed, (str, int)):
-        raise RuleError("The seed must be a string or a whole number.", field)
-    if isinstance(seed, str):
-        seed = seed.strip()
-        if not seed or len(seed) > MAX_SEED:
-            raise RuleError(say("The seed must be 1 to %(count)s characters.", count=MAX_SEED),
-                            field)
-        if is_whole_number_text(seed):
-            return int(seed)
-    elif abs(seed) >= 2**63:
-        raise RuleError("The seed is too large.", field)
-    return seed
+    """A seed as a play keeps it (the same seed gives the same setup on any machine): its
+    declaration checked, text of digits read as that number."""
+    seed = check(SeedValue, seed, field)
+    if isinstance(seed, str) and is_whole_number_text(seed):
+        return int(seed)
+    return seed.strip() if isinstance(seed, str) else seed
 
 
 def parse_seats(players: Any, game: Game) -> list[dict]:
-    """[{"name", "colour"}] (or plain names) in seat order, with distinct names and colours."""
-    if not isinstance(players, list):
-        raise RuleError("Players must be a list in seat order.", "players")
-    seats = []
-    for i, entry in enumerate(players):
-        where = f"players[{i}]"
-        if isinstance(entry, str):
-            entry = {"name": entry}
-        check_object(entry, ("name", "colour"), where,
-                     say("Each player needs a name (and may have a colour)."))
-        seats.append({"name": check_name(entry.get("name"), f"{where}.name"),
-                      # absent or null: the seat's colour; anything else must be a colour
-                      "colour": (COLOURS[i % len(COLOURS)] if entry.get("colour") is None
-                                 else entry["colour"])})
-    for i, seat in enumerate(seats):
-        if not isinstance(seat["colour"], str) or seat["colour"] not in COLOURS:
-            raise RuleError(say("Colour must be one of: %(colours)s.",
-                                colours=", ".join(COLOURS)),
-                            f"players[{i}].colour")
-    game.check_players([s["name"] for s in seats])
-    return seats
+    """[{"name", "colour"}] in seat order from a new play's players (names or seats, their
+    declaration checked): names as kept and distinct (422), a colour left out the seat's."""
+    seats = [{"name": s} if isinstance(s, str) else given(s) for s in check(Seats, players,
+                                                                          "players")]
+    names = game.check_players([s["name"] for s in seats])
+    return [{"name": name, "colour": seat.get("colour") or COLOURS[i % len(COLOURS)]}
+            for i, (name, seat) in enumerate(zip(names, seats, strict=True))]
 
 
 def new_state(game_id: str, players: Any, options: Any, seed: Any, catalogue: dict,
@@ -92,26 +69,10 @@ MAX_DEVICE = 64
 
 
 def valid_device(value: Any) -> bool:
-    """A device id: 1 to 64 printable ASCII characters without spaces (a phone makes a random
-    one and keeps it)."""
+    """A device id (a header's, a stored event's): 1 to 64 printable ASCII characters without
+    spaces, as the bodies' Device declares it (a phone makes a random one and keeps it)."""
     return (isinstance(value, str) and 0 < len(value) <= MAX_DEVICE
             and all("!" <= c <= "~" for c in value))
-
-
-def parse_device(value: Any, field: str = "device") -> str:
-    if not valid_device(value):
-        raise RuleError(say("%(field)s must be 1 to %(count)s printable ASCII characters "
-                            "without spaces.", field=field, count=MAX_DEVICE), field)
-    return value
-
-
-def check_expected(expected: Any) -> int | None:
-    """None or a whole number (2.0 is 2, as JSON Schema's integer says)."""
-    if isinstance(expected, float) and expected.is_integer():
-        expected = int(expected)
-    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
-        raise RuleError("expected_version must be a whole number.", "expected_version")
-    return expected
 
 
 def parse_event(game: Game, body: Any) -> dict:
@@ -201,11 +162,15 @@ def common_events(game_id: str) -> dict[str, On]:
     return table
 
 
+def game_events(game_id: str) -> dict[str, On]:
+    """Every event a play of this game takes: the common ones and the game's own."""
+    return {**common_events(game_id), **get_game(game_id).events}
+
+
 @cache
 def event_body(game_id: str) -> Any:
     """The body of POST .../events for a play of this game, declared once."""
-    game = get_game(game_id)
-    return event_type(game_id.capitalize(), {**common_events(game_id), **game.events})
+    return event_type(game_id.capitalize(), game_events(game_id))
 
 
 # --------------------------------------------------------------------------- labels
@@ -374,7 +339,7 @@ def _scored(state: dict) -> tuple[dict, RuleError | None]:
         catalogue = scoring_catalogue(state)
         if catalogue is not state["catalogue"]:
             state = dict(state, catalogue=catalogue)
-        response = complete_answer(game.score(game.score_body(state), catalogue))
+        response = complete_answer(game.tally(game.score_body(state), catalogue))
         response.update(ending.outcome(game, state, response))
     except RuleError as err:
         response, error = err.as_dict(), err
@@ -406,9 +371,7 @@ def run_setup(game_id: str, body: Any, catalogue: dict) -> dict:
 
 def run_score(game_id: str, body: Any, catalogue: dict) -> dict:
     """The stateless scoring endpoint."""
-    game = get_game(game_id)
-    check(score_request(game), body)
-    return complete_answer(game.score(body, catalogue))
+    return complete_answer(get_game(game_id).score(body, catalogue))
 
 
 @cache

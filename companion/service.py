@@ -20,7 +20,6 @@ from .games.errors import RuleError, say
 from .games.protocol import new_seed
 from .plays import (
     apply_event,
-    check_expected,
     new_state,
     parse_event,
     play_body,
@@ -156,7 +155,7 @@ class PlayService(TakingBack):
         game = get_game(body.get("game") if isinstance(body, dict) else None)  # else a 404
         request = check(play_body(), body)
         seed = new_seed() if request.seed is None else request.seed
-        state = new_state(game.id, body["players"], request.options, seed,
+        state = new_state(game.id, request.players, request.options, seed,
                           self.catalogue(game.id) if catalogue is None else catalogue,
                           started_at or self.now())
         edit = new_token()
@@ -267,7 +266,6 @@ class PlayService(TakingBack):
     def move_head(self, play_id: str, step: int, expected_version=None, *,
                   key: ChangeKey | None = None, answer: Answer | None = None,
                   check: Check | None = None) -> Done:
-        check_expected(expected_version)
         return self._twice(lambda: self._move_head(play_id, step, expected_version, key, answer,
                                                    check))
 

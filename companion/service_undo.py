@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .games.errors import RuleError, say
-from .plays import apply_event, check_expected, parse_device, valid_device
+from .plays import apply_event, valid_device
 from .store import Conflict, PlayRow, Write
 from .undo import (
     inverse_event,
@@ -32,7 +32,6 @@ class TakingBack:
         compensating event (which records the undo, so the device can redo it), or the head
         moved back over a change no event inverts when only the clock came after it;
         anything else is refused with a sentence (companion.undo)."""
-        device = parse_device(device, "device")
         return self._twice(lambda: self._take_back(play_id, device, "mine", key, answer,
                                                    check))
 
@@ -40,7 +39,6 @@ class TakingBack:
                   answer: Answer | None = None, check: Check | None = None) -> Done:
         """Put back what this device last took back (its compensating event taken back in
         turn, or the head moved on over its own change)."""
-        device = parse_device(device, "device")
         return self._twice(lambda: self._take_back(play_id, device, "redo", key, answer,
                                                    check))
 
@@ -49,9 +47,6 @@ class TakingBack:
                    check: Check | None = None) -> Done:
         """Deliberately take back the table's last change, made by another phone; it must
         still be the change at ``position`` (the one the person saw named), else Conflict."""
-        if device is not None:
-            device = parse_device(device, "device")
-        position = check_expected(position)
         return self._twice(lambda: self._take_back(play_id, device, "other", key, answer,
                                                    check, position))
 

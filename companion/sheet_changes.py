@@ -36,6 +36,8 @@ def apply_sheet(game: Game, state: dict, data: Any) -> dict:
     for name, delta in add.items():
         sheet[name] = added(specs[name], sheet.get(name), delta, player)
     ending.mark_entered(state, player, [*fields, *kinds, *add])
+    if data.reopen:                        # an undo: these rows were not entered before
+        ending.mark_not_entered(state, player, data.reopen)
     if data.done is not None:              # "nothing more to enter" (or open again)
         ending.mark_done(state, player, data.done)
     return state
@@ -62,9 +64,12 @@ class SheetChange(Body):
     """Set rows whole (fields), set single kinds of rows of kinds (set) and/or add to rows
     (add); a row one way only in one change. ``done``: the player has nothing more to enter
     (their end-game rows left blank count 0 and no longer keep the result provisional;
-    false opens the sheet again)."""
+    false opens the sheet again). ``reopen``: rows this change leaves as not entered (the
+    undo of a change that entered them puts them back on the list of what is still to
+    enter)."""
     player: Player
     done: bool | None = None
+    reopen: Any = None                     # declared per game from its rows (sheet_change)
 
     @model_validator(mode="after")
     def one_way_per_row(self):
@@ -116,8 +121,13 @@ def sheet_change(game: Game) -> type:
                 other: {"type": "object", "required": [k]}}}
                 for one, other in (("fields", "add"), ("set", "add"), ("fields", "set"))
                 for k in ways[one] if k in ways[other]]}}
+    rows = tuple(f.name for f in game.sheet_fields)
+    reopen = Annotated[list[Literal[rows]], Field(
+        max_length=len(rows), description="Rows this change leaves as not entered (an undo "
+        "of the change that entered them): the result lists them as still to enter again")]
     return create_model(f"SheetChange{key}", __base__=SheetChange, __doc__=SheetChange.__doc__,
                         __cls_kwargs__={"json_schema_extra": rule},
+                        reopen=(reopen | None, None),
                         **{how: (models[how] | None, None) for how in WAYS})
 
 

@@ -179,6 +179,10 @@ def inverse_event(before: dict, now: dict, event: dict) -> dict | None:
         out["add"] = negated(data["add"])
     if data.get("done") is not None:
         out["done"] = ending.is_done(before, player)
+    was = set((before.get(ending.ENTERED) or {}).get(player, ()))
+    reopen = sorted({*out.get("fields", {}), *out.get("set", {}), *out.get("add", {})} - was)
+    if reopen:                   # taken back, these rows are still to enter, as before
+        out["reopen"] = reopen
     return {"type": "sheet", "data": out}
 
 

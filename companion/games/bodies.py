@@ -34,6 +34,7 @@ from pydantic import (
 )
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypeAliasType
 
 from .inputs import MAX_NAME, MAX_NUMBER, SheetField
 from .messages import Message, say
@@ -43,6 +44,9 @@ from .refusals import refusal
 # disagree on \s, and "not blank" must mean one thing to the server and to every generator.
 SPACE = "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace())
 NOT_BLANK = f"[^{SPACE}]"
+# a text with something besides spaces in it, and no NUL (the API's text rule, which the
+# document says in every string: companion.web.openapi.text_rule), as one pattern
+NOT_BLANK_TEXT = f"^[^\\x00]*[^\\x00{SPACE}][^\\x00]*$"
 REF = "#/components/schemas/{model}"
 
 
@@ -68,10 +72,10 @@ def _nonzero(value: int) -> int:
     return value
 
 
-def refuse(message: Message, at: str = "") -> PydanticCustomError:
+def refuse(message: Message, at: str | int = "") -> PydanticCustomError:
     """A shape rule between keys of one object (in its schema too), said in plain words (a
     message, carried as it is to the RuleError: companion.games.refusals); ``at``: the key
-    (dotted, under the object) to blame."""
+    (dotted, under the object) or the list's index to blame."""
     return PydanticCustomError("rule", "{said}", {"at": at, "said": message})
 
 
@@ -92,10 +96,17 @@ def delta(limit: int, title: str | None = None) -> Any:
                      BeforeValidator(_exact), AfterValidator(_nonzero)]
 
 
-def text(maximum: int, title: str | None = None, blank: bool = False) -> Any:
-    """A text of at most ``maximum`` characters with something besides spaces in it."""
-    return Annotated[str, Field(max_length=maximum, title=title,
-                                pattern=None if blank else NOT_BLANK)]
+def _collapsed(value: str) -> str:
+    return " ".join(value.split())
+
+
+def text(maximum: int, title: str | None = None, blank: bool = False,
+         collapse: bool = False, **extra: Any) -> Any:
+    """A text of at most ``maximum`` characters with something besides spaces in it
+    (``blank``: or not); ``collapse``: kept with its spaces collapsed."""
+    kind = Annotated[str, Field(max_length=maximum, title=title,
+                                pattern=None if blank else NOT_BLANK_TEXT, **extra)]
+    return Annotated[kind, AfterValidator(_collapsed)] if collapse else kind
 
 
 def worded(kind: Any, message: Message) -> Any:
@@ -179,7 +190,23 @@ def model_of(name: str, rows: dict[str, Any], doc: str = "", base: type = Body) 
 
 def given(model: BaseModel) -> dict:
     """The keys a body gave, as plain values."""
-    return {key: value for key, value in model.model_dump(exclude_unset=True).items()}
+    return model.model_dump(exclude_unset=True)
+
+
+def plain(value: Any) -> Any:
+    """A checked value as plain data (a model as the keys it was given)."""
+    if isinstance(value, BaseModel):
+        return given(value)
+    return [plain(v) for v in value] if isinstance(value, list) else value
+
+
+def box_data(kind: type, data: Any, rules: Callable[[dict], None] | None = None) -> dict:
+    """Box data as it is kept: its declaration checked (a 400 naming the field), every key
+    filled, then ``rules`` across its entries (a 422 each)."""
+    clean = check(kind, data).model_dump()
+    if rules is not None:
+        rules(clean)
+    return clean
 
 
 # --------------------------------------------------------------------------- events
@@ -206,18 +233,32 @@ def data_of(on: On, event: dict) -> Any:
     return data
 
 
-def event_type(game_key: str, events: dict[str, On]) -> Any:
-    """The body of POST .../events for a play of one game: one branch per event type."""
+JsonValue = TypeAliasType("JsonValue", Annotated[
+    None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"],
+    Field(description="Any JSON value (ignored)")])
+
+
+class Open(Body):
+    """Keys besides the declared ones are any JSON, ignored (an export's, read back)."""
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, JsonValue]
+
+
+def event_type(game_key: str, events: dict[str, On], imported: bool = False) -> Any:
+    """The body of POST .../events for a play of one game: one branch per event type
+    (``imported``: an export's event, its time and other keys read as any JSON)."""
     branches = []
     for kind, on in events.items():
         data = Anything if on.data is None else on.data
         needed = on.data is not None and not on.optional
+        extra = {"at": (JsonValue, None)} if imported else {
+            "expected_version": (whole(-(2**63) + 1, 2**63 - 1) | None, None),
+            "device": (Device | None, None)}
         branch = create_model(
-            f"Event{game_key}{kind.title().replace('_', '')}", __base__=Body,
-            __doc__=on.words or None, type=(Literal[kind], ...),
-            data=(data, ...) if needed else (data | None, None),
-            expected_version=(whole(-(2**63) + 1, 2**63 - 1) | None, None),
-            device=(Device | None, None))
+            f"{'Import' if imported else 'Event'}{game_key}{kind.title().replace('_', '')}",
+            __base__=Open if imported else Body, __doc__=on.words or None,
+            type=(Literal[kind], ...), data=(data, ...) if needed else (data | None, None),
+            **extra)
         branches.append(branch)
     return Annotated[tuple(branches)[0] if len(branches) == 1 else _union(branches),
                      Field(discriminator="type")]
@@ -233,7 +274,10 @@ def _union(types: Sequence[type]) -> Any:
 # --------------------------------------------------------------------------- checking
 @cache
 def adapter(kind: Any) -> TypeAdapter:
-    return TypeAdapter(kind)
+    """A model as it is declared; any other type as strictly as a Body's keys."""
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return TypeAdapter(kind)
+    return TypeAdapter(kind, config=Body.model_config)
 
 
 def check(kind: Any, value: Any, where: str = "") -> Any:
@@ -267,15 +311,15 @@ class NoTitles(GenerateJsonSchema):
 @cache
 def schema_of(kind: Any) -> dict:
     """The JSON Schema of ``kind`` as declared: its titles are the rows' labels as messages
-    (a refusal says the row in the reader's language); ``plain`` for the document."""
+    (a refusal says the row in the reader's language); ``plain_json`` for the document."""
     return adapter(kind).json_schema(ref_template=REF, schema_generator=NoTitles)
 
 
-def plain(schema: dict) -> dict:
+def plain_json(schema: dict) -> dict:
     """A copy of ``schema`` as plain JSON: every message its English text."""
     return json.loads(json.dumps(schema))
 
 
 def standalone(kind: Any) -> dict:
     """The JSON Schema of ``kind`` on its own (its models under $defs), as plain JSON."""
-    return plain(adapter(kind).json_schema(schema_generator=NoTitles))
+    return plain_json(adapter(kind).json_schema(schema_generator=NoTitles))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .bodies import Body, box_data
 from .errors import RuleError, say
 
 
@@ -43,6 +44,10 @@ def complete_answer(response: dict) -> dict:
 BOX_NUMBER = say("Type the number printed in the box.")
 
 
+class NoBoxData(Body):
+    """This game keeps no box data."""
+
+
 class BoxQuestions:
     """The box-data part of the Game protocol: a game's catalogue, the values its score may
     ask for, and the answers a play gives (defaults: a game that keeps no box data)."""
@@ -50,9 +55,20 @@ class BoxQuestions:
     # the data of a ``box_value`` event (an answer to one of the score's questions), declared
     # by a game that asks any; None: the game asks none and takes no such event
     box_value_type: Any = None
+    # the box data (PUT /api/v1/catalogue/<game>), declared once: it checks the shape and is
+    # the document's Catalogue<Game>; what compares one entry with another is catalogue_rules
+    catalogue_type: type = NoBoxData
 
     def empty_catalogue(self) -> dict:
-        return {}
+        return self.validate_catalogue({})
+
+    def validate_catalogue(self, data: Any) -> dict:
+        """The box data as kept (every key filled), or a RuleError naming the entry: a 400
+        for its shape, a 422 for a rule across its entries."""
+        return box_data(self.catalogue_type, data, self.catalogue_rules)
+
+    def catalogue_rules(self, clean: dict) -> None:
+        """The rules across the entries of box data of the declared shape (a 422 each)."""
 
     def parse_box_value(self, key: Any, value: Any) -> Any:
         """A value a play's score asked for (``box_value`` event), checked; RuleError if the
@@ -88,12 +104,3 @@ class BoxQuestions:
         """What this game may need from the box, for the warning before a game:
         [{"what": plain words, "known": bool, "detail": plain words}]."""
         return []
-
-    def validate_catalogue(self, data: Any) -> dict:
-        """Return the cleaned catalogue or raise RuleError naming the bad entry."""
-        if not isinstance(data, dict):
-            raise RuleError("The catalogue must be a JSON object.", None)
-        if data:   # the first entry is the one to blame
-            raise RuleError(say("%(game)s keeps no box data.", game=self.name),
-                            str(next(iter(data))))
-        return {}

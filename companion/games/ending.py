@@ -10,8 +10,10 @@ change set it or added to it (a 0 typed counts), or once that player's sheet is 
 ("nothing more to enter": rows left blank count 0).
 
 Pure: the state is a plain dict; ``state["entered"]`` = {player: [row, ...]} (the rows a change
-touched) and ``state["sheets_done"]`` = [player, ...]. Both are replays of the events, so undo
-takes them back with the change that made them.
+touched) and ``state["sheets_done"]`` = [player, ...]. Both are replays of the events. An undo
+is a compensating sheet change: it puts the old values back, says ``done`` as it was, and names
+in ``reopen`` the rows that were not entered before the change it takes back, so they are
+listed as still to enter again (companion.undo.inverse_event).
 """
 from __future__ import annotations
 
@@ -29,6 +31,18 @@ def mark_entered(state: dict, player: str, rows: Iterable[str]) -> None:
         return
     entered = dict(state.get(ENTERED) or {})
     entered[player] = sorted(set(entered.get(player, ())) | rows)
+    state[ENTERED] = entered
+
+
+def mark_not_entered(state: dict, player: str, rows: Iterable[str]) -> None:
+    """Rows of ``player``'s sheet an undo has taken the entry of back (they were not entered
+    before the change it takes back)."""
+    entered = dict(state.get(ENTERED) or {})
+    left = sorted(set(entered.get(player, ())) - set(rows))
+    if left:
+        entered[player] = left
+    else:
+        entered.pop(player, None)
     state[ENTERED] = entered
 
 

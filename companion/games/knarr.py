@@ -10,20 +10,14 @@ bracelets together, then a shared win.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Annotated
 
-from .bodies import Body, On, Player, or_blank, whole
-from .errors import RuleError
-from .inputs import (
-    MAX_NUMBER,
-    Option,
-    SheetField,
-    check_int,
-    check_object,
-    parse_score_players,
-    player_of,
-)
-from .messages import Message, say
+from pydantic import Field
+
+from .bodies import Body, On, Player, box_data, or_blank, whole
+from .errors import RuleError, say
+from .inputs import MAX_NUMBER, Option, SheetField, player_of
+from .messages import Message
 from .protocol import Game
 from .ranking import Tiebreak, score_response
 
@@ -129,17 +123,12 @@ def setup_checklist(players: list[str], order: list[str], ship_side: str,
 
 
 # --------------------------------------------------------------------------- catalogue
-def clean_track(values: Any, where: str = "reputation_track") -> list[int]:
-    """The VP printed on each space of the Reputation track, from the starting space on."""
-    if not isinstance(values, list):
-        raise RuleError("reputation_track must be a list of VP, one per space of the Reputation "
-                        "track, starting with the starting space.", where)
-    if len(values) > TRACK_MAX_SPACES:
-        raise RuleError(say("reputation_track can have at most %(count)s spaces.",
-                            count=TRACK_MAX_SPACES), where)
-    return [check_int(v, f"{where}[{i}]", say("The VP of reputation space %(n)s", n=i), 0,
-                      TRACK_MAX_VP)
-            for i, v in enumerate(values)]
+class CatalogueKnarr(Body):
+    """Knarr: the Reputation track's printed VP."""
+    reputation_track: Annotated[list[whole(0, TRACK_MAX_VP, say("The VP of a reputation "
+                                                                  "space"))], Field(
+        max_length=TRACK_MAX_SPACES, description="The VP printed on each space of the "
+        "Reputation track, from the starting space on.")] = []
 
 
 def highest_reputation_vp(track: list[int], position: int) -> int | None:
@@ -383,8 +372,8 @@ class KnarrGame(Game):
         first = rng.choice(players)
         artifacts = draw_artifacts(len(players), rng) if options.get("artifacts") else []
         order = turn_order(players, first)
-        ship_side = SHIP_SIDES[bool(options.get("advanced_ships"))]
-        track = self.validate_catalogue(catalogue or {})["reputation_track"]
+        ship_side = "advanced" if options.get("advanced_ships") else "normal"
+        track = box_data(CatalogueKnarr, catalogue or {})["reputation_track"]
         return {
             "first_player": first, "turn_order": order, "last_player": order[-1],
             "remove_viking_cards_marked": list(VIKING_CARDS_REMOVED[len(players)]),
@@ -396,32 +385,18 @@ class KnarrGame(Game):
             "checklist": setup_checklist(players, order, ship_side, artifacts, track),
         }
 
-    def score(self, body: Any, catalogue: dict) -> dict:
-        check_object(body, ("players", "options"))
-        options = self.parse_options(body.get("options"))
-        players = parse_score_players(body, self.sheet_fields, options, self.min_players,
-                                      self.max_players)
+    def tally(self, body: dict, catalogue: dict) -> dict:
+        players = body["players"]
         results = [score_player(p["name"], p["sheet"]) for p in players]
         reached = [p["name"] for p in players if p["sheet"]["vp"] >= TARGET_VP]
         return score_response(results, TIEBREAKS, target_vp=TARGET_VP, reached_target=reached)
 
-    def empty_catalogue(self) -> dict:
-        return {"reputation_track": []}
-
-    def validate_catalogue(self, data: Any) -> dict:
-        if not isinstance(data, dict):
-            raise RuleError("The Knarr catalogue must be a JSON object.", None)
-        for key in data:
-            if key != "reputation_track":
-                raise RuleError(say("Unknown catalogue entry '%(key)s': Knarr keeps only "
-                                    "reputation_track.", key=str(key)), str(key),
-                                "unknown_field")
-        return {"reputation_track": clean_track(data.get("reputation_track", []))}
+    catalogue_type = CatalogueKnarr
 
     def start_state(self, state: dict) -> dict:
         names = [p["name"] for p in state["players"]]
         order = turn_order(names, state["setup"]["first_player"])
-        track = self.validate_catalogue(state.get("catalogue") or {})["reputation_track"]
+        track = box_data(CatalogueKnarr, state.get("catalogue") or {})["reputation_track"]
         state["table"] = {
             "order": order, "first_player": order[0], "last_player": order[-1],
             "position": 0, "turn": 1, "round": 1, "target_vp": TARGET_VP,

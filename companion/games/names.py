@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from typing import Any
 
 import icu
 
@@ -65,16 +64,16 @@ def normalise_name(text: str) -> str:
     return " ".join(text.split())
 
 
-def check_name(value: Any, field: str) -> str:
-    if not isinstance(value, str):
-        raise RuleError("A player needs a name.", field)
+def check_name(value: str, field: str) -> str:
+    """A name of the declared shape (text of 1 to MAX_NAME characters, not blank) as it is
+    kept; what only its normalised form shows is a rule, a 422: nothing left of it but
+    invisible characters, or longer than MAX_NAME once normalised (U+FDFA is 18 letters)."""
     name = normalise_name(value)
     if not name:            # (only spaces or invisible characters)
-        raise RuleError("A player needs a name.", field, "blank_name")
-    # as sent and as kept: padding stripped off a long text does not make it a short name
-    if len(value) > MAX_NAME or len(name) > MAX_NAME:
+        raise RuleError("A player needs a name.", field, "blank_name", 422)
+    if len(name) > MAX_NAME:
         raise RuleError(say("A player's name can be at most %(count)s characters.",
-                            count=MAX_NAME), field, "name_too_long")
+                            count=MAX_NAME), field, "name_too_long", 422)
     return name
 
 
@@ -100,14 +99,15 @@ def look_alike(one: str, other: str) -> bool:
 
 
 def refuse_look_alikes(names: list[str], field: str) -> None:
-    """Refuse the first name that looks like an earlier one (duplicate_name)."""
+    """Refuse the first name that looks like an earlier one (duplicate_name: a rule across
+    players, 422)."""
     for i, name in enumerate(names):
         earlier = next((n for n in names[:i] if look_alike(n, name)), None)
         if earlier is None:
             continue
         if earlier.casefold() == name.casefold():
             raise RuleError(say("Two players are called %(name)s; give each a different name.",
-                                name=name), f"{field}[{i}]", "duplicate_name")
+                                name=name), f"{field}[{i}]", "duplicate_name", 422)
         raise RuleError(say("%(name)s looks just like %(other_name)s; give each player a "
                             "name that looks different.", name=name, other_name=earlier),
-                        f"{field}[{i}]", "duplicate_name")
+                        f"{field}[{i}]", "duplicate_name", 422)

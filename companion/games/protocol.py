@@ -4,7 +4,8 @@ Pure: standard library only. Nothing here knows that a request, a database or a 
 A game is metadata plus pure functions:
 
 - ``setup(players, options, rng, catalogue)`` -> dict (the ``setup`` object of the API);
-- ``score(body, catalogue)`` -> dict (the scoring endpoint's response);
+- ``score(body, catalogue)`` -> dict (the scoring endpoint's response), which checks the
+  request and hands it to the game's ``tally(request, catalogue)``;
 - play hooks used by ``companion.plays``: ``start_state``, ``apply``, ``advance``,
   ``score_body``;
 - box data (:class:`~companion.games.box_questions.BoxQuestions`).
@@ -17,11 +18,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .bodies import Body, On, check, data_of, given
+from .bodies import Body, On, check, data_of, given, plain
 from .box_questions import BoxQuestions
 from .errors import RuleError, unknown_event
-from .inputs import Option, SheetField, active_fields, check_players
-from .requests import options_type
+from .inputs import Option, SheetField, active_fields, check_players, refuse_idle_rows
+from .requests import options_type, score_request
 
 
 # --------------------------------------------------------------------------- randomness
@@ -74,10 +75,6 @@ class Game(BoxQuestions):
                 "max_players": self.max_players,
                 "options": {o.name: o.describe() for o in self.options}}
 
-    @property
-    def option_passthrough(self) -> tuple[str, ...]:
-        return tuple(self.option_types)
-
     def parse_options(self, options: Any) -> dict:
         """The options as declared (companion.games.requests.options_type), checked once (a
         checked model passes as it is), with the defaults of those left out."""
@@ -85,7 +82,7 @@ class Game(BoxQuestions):
             options = check(options_type(self), {} if options is None else options, "options")
         return {**{o.name: o.default for o in self.options}, **given(options)}
 
-    def check_players(self, players: Any) -> list[str]:
+    def check_players(self, players: list[str]) -> list[str]:
         return check_players(players, self.min_players, self.max_players)
 
     # ---- stateless
@@ -93,7 +90,23 @@ class Game(BoxQuestions):
               catalogue: dict) -> dict:
         raise NotImplementedError
 
-    def score(self, body: dict, catalogue: dict) -> dict:
+    def score(self, body: Any, catalogue: dict) -> dict:
+        """The scoring endpoint's answer to a request as sent: its declaration checked (a 400
+        naming the field), the names and the sheets' rows by the rules that need the players
+        and the options (422), then counted (``tally``)."""
+        request = check(score_request(self), body)
+        names = self.check_players([p.name for p in request.players])
+        options = self.parse_options(request.options)
+        players = [{"name": name, "sheet": self.filled(given(p.sheet) if p.sheet else {},
+                                                       options, f"players[{i}].sheet")}
+                   for i, (name, p) in enumerate(zip(names, request.players, strict=True))]
+        extra = {key: plain(getattr(request, key)) for key in self.score_types}
+        return self.tally({"players": players, "options": options, **extra}, catalogue)
+
+    def tally(self, request: dict, catalogue: dict) -> dict:
+        """The answer to a checked request: {"players": [{"name", "sheet" (``filled``)}],
+        "options" (parsed), and the game's score_types as plain data}; only the rules across
+        rows, players and the box data are left to check (a 422 each)."""
         raise NotImplementedError
 
     # ---- a play at the table (state is a plain dict; see companion/plays.py).
@@ -142,9 +155,18 @@ class Game(BoxQuestions):
     def score_body(self, state: dict) -> dict:
         """The scoring request for a play's current sheets (scored with
         ``score(body, state["catalogue"])``)."""
-        return {"players": [{"name": p["name"], "sheet": state["sheets"].get(p["name"], {})}
+        options = state["options"]
+        return {"players": [{"name": p["name"],
+                             "sheet": self.filled(state["sheets"].get(p["name"], {}), options)}
                             for p in state["players"]],
-                "options": state["options"]}
+                "options": options}
+
+    def filled(self, sheet: dict, options: dict, where: str = "sheet") -> dict:
+        """A sheet of checked rows as a score reads it: every row the options use, those left
+        out empty; a row of an option that is off is a 422 (refuse_idle_rows)."""
+        refuse_idle_rows(self.sheet_fields, options, sheet, where)
+        return {f.name: f.settle(sheet[f.name], f"{where}.{f.name}") if f.name in sheet
+                else f.empty() for f in self.sheet_fields_for(options)}
 
     def is_over(self, state: dict) -> bool:
         """Whether the play is over and its final scoring due (companion.games.ending)."""

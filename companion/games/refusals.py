@@ -37,13 +37,18 @@ MESSAGES = {
 def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> RuleError:
     """The first fault of a ValidationError as the API's error: the field by the body's own
     keys and indexes, a sentence with the row's label, the code where one exists."""
-    fault = err.errors(include_url=False)[0]
+    # of a union's branches, the one the value went deepest into (a seat object's colour,
+    # not "not a name")
+    fault = max(err.errors(include_url=False), key=lambda e: len(e["loc"]))
     path, key_fault = _path(value, fault["loc"])
     choices = _choices(schema, value, path)
     if fault["type"].startswith("union_tag"):
         path.append(fault["ctx"]["discriminator"].strip("'"))
-    if fault["type"] == "rule" and (fault.get("ctx") or {}).get("at"):
-        path += fault["ctx"]["at"].split(".")
+    at = (fault.get("ctx") or {}).get("at") if fault["type"] == "rule" else None
+    if isinstance(at, int):
+        path.append(at)                      # an index of the list at fault
+    elif at:
+        path += at.split(".")
     field = _join(where, path)
     row = _label(schema, value, path) or (str(path[-1]) if path else say("The request"))
     if fault["type"] == "extra_forbidden" or key_fault:
@@ -59,7 +64,7 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     if "%(choices)s" in shape.id and not choices:
         shape = say("%(row)s is not valid here.")
     code = "unknown_event" if family == "union_tag_invalid" and path[-1:] == ["type"] \
-        else "invalid_input"
+        else "missing_value" if family == "missing" else "invalid_input"
     count = ctx.get("max_length") or ctx.get("min_length") or _keyword(
         schema, value, path, "maximum" if family == "nonzero" else "maxLength")
     params = {"row": row, "low": ctx.get("ge"), "high": ctx.get("le"), "count": count,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, create_model, model_validator
 
-from .bodies import NOT_BLANK, Body, Device, model_of, refuse, row_type, whole
+from .bodies import NOT_BLANK_TEXT, Body, Device, model_of, refuse, row_type, whole
 from .errors import say
 from .inputs import MAX_NAME, Option
 
@@ -20,13 +20,14 @@ if TYPE_CHECKING:
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
 MAX_SEED = 200
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK,
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK_TEXT,
                             title=say("A player's name"))]
 Names = Annotated[list[Name], Field(json_schema_extra={"uniqueItems": True})]
-Seed = Annotated[whole(-(2**63) + 1, 2**63 - 1) | Annotated[
-    str, Field(min_length=1, max_length=MAX_SEED, pattern=NOT_BLANK)] | None, Field(
-        description="The same seed gives the same setup on any machine; absent or null: a "
-                    "fresh one (the answer says which). Text of digits is that number.")]
+SeedValue = whole(-(2**63) + 1, 2**63 - 1) | Annotated[
+    str, Field(min_length=1, max_length=MAX_SEED, pattern=NOT_BLANK_TEXT)]
+Seed = Annotated[SeedValue | None, Field(
+    description="The same seed gives the same setup on any machine; absent or null: a fresh "
+                "one (the answer says which). Text of digits is that number.")]
 Version = whole(-(2**63) + 1, 2**63 - 1)
 
 
@@ -79,14 +80,14 @@ def score_request(game: Game) -> type:
 
 Colour = Annotated[Literal[COLOURS] | None, Field(description="absent or null: the seat's")]
 Seat = Name | create_model("Seat", __base__=Body, name=(Name, ...), colour=(Colour, None))
+Seats = Annotated[list[Seat], Field(json_schema_extra={"uniqueItems": True})]
 
 
 @cache
 def play_request(game: Game) -> type:
     return create_model(f"PlayRequest{game.id.capitalize()}", __base__=Body,
                         __doc__=f"A new {game.name} play.", game=(Literal[game.id], ...),
-                        players=(Annotated[list[Seat], Field(json_schema_extra={
-                            "uniqueItems": True})], ...),
+                        players=(Seats, ...),
                         options=(options_type(game), None), seed=(Seed, None))
 
 

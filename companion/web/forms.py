@@ -238,8 +238,21 @@ def parse_counts(form, spec) -> dict | None:
 
 def parse_choice_counts(form, spec) -> dict | None:
     """A "choices" field's plain text box f:<name> (its boxes per choice, f:<name>.<choice>,
-    are a set: kinds_from_form)."""
-    return form.get(f"f:{spec.name}")
+    are a set: kinds_from_form) as counts per kind: "raid_cards, upgrades=2" (brackets and
+    quotes ignored); the declaration then checks the kinds and counts."""
+    text = form.get(f"f:{spec.name}")
+    if text is None:
+        return None
+    for junk in "[]'\"":
+        text = text.replace(junk, " ")
+    counts: dict[str, Any] = {}
+    for item in [i for i in text.replace(";", ",").replace(" ", ",").split(",") if i.strip()]:
+        kind, sep, count = item.strip().partition("=")
+        value = coerce(count) if sep else 1
+        previous = counts.get(kind, 0)
+        counts[kind] = previous + value if isinstance(value, int) and isinstance(
+            previous, int) else value
+    return counts
 
 
 def apply_list_edit(form, fields: dict, state: dict, player: str | None, lists: set) -> None:

@@ -15,28 +15,30 @@ from flask import (
     url_for,
 )
 from htmx_flask import request as hx_request
-from jinja2_fragments.flask import render_block
 
 from ..games import GAMES, get_game
+from ..games.bodies import check as check_body
 from ..games.errors import RuleError
 from ..games.messages import say
+from ..games.requests import RedoRequest, UndoRequest, Version
 from ..owner import is_owner, matches, presented_key, set_owner_cookie
-from ..plays import COLOURS, score_of, scoring_catalogue
+from ..plays import COLOURS
 from ..qr import qr_svg
 from ..store import Conflict, PlayRow
 from ..tokens import token_role
 from . import service
+from .block_cache import unmarked
 from .changes import (
     DEVICE_HEADER,
     REPLAYED_HEADER,
     device_header,
     idempotency_key,
-    quiet_device,
 )
 from .forms import coerce, event_body, new_play_body
 from .jsoncheck import uploaded_json
-from .links import role_links, share_link
-from .parts import cut, held_parts, setup_done, versioned
+from .links import share_link
+from .parts import cut, versioned
+from .play_block import play_block, play_context
 from .privacy import forget_play, remember_play, visible_ids
 from .security import behind_https
 from .sheets import scoresheet_pdf
@@ -92,48 +94,13 @@ def open_play(play_id: str, token: str) -> tuple[PlayRow, str]:
     return row, role
 
 
-def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:
-    state = service().state(row)
-    game = get_game(row.game)
-    device = quiet_device() if role == "edit" else None
-    undo = service().undo_info(row, device) if role == "edit" else None
-    score = score_of(state)
-    box = scoring_catalogue(state)
-    fields = game.sheet_fields_for(state["options"])
-    return {"row": row, "state": state, "game": game, "role": role, "token": token,
-            "score": score, "clock": service().clock_of(state),
-            "box_now": box_data_answers(game, score),
-            "needs": game.box_needs(box, len(state["players"])),
-            "ahead": game.box_questions_ahead(box),
-            "fields": fields, "kinds": {f.name: game.sheet_kinds(f, state["options"], box)
-                                        for f in fields if f.kind == "counts"},
-            "undo": dict(undo or {}, device=device), "setup_done": setup_done(),
-            "links": role_links(row.id, role, token), **extra}
-
-
-def box_data_answers(game, score: dict) -> dict:
-    """{question key: value} the installation's box data now holds for the score's open
-    questions (the owner entered it after this play began): offered as the answer."""
-    if not score.get("missing"):
-        return {}
-    box = service().catalogue(game.id)
-    found = {m["key"]: game.box_value_of(box, m["key"]) for m in score["missing"]}
-    return {key: value for key, value in found.items() if value is not None}
-
-
 @bp.get("/plays/<play_id>/<token>")
 def play(play_id, token):
     row, role = open_play(play_id, token)
     remember_play(row.id)
-    context = play_context(row, role, token)
     if hx_request.htmx and not hx_request.htmx.boosted:
-        return play_block(context)
-    return cut(render_template("plays/play.html", **context))
-
-
-def play_block(context: dict) -> str:
-    """The play block, each part the phone already holds left as a placeholder."""
-    return cut(render_block("plays/play.html", "play", **context), held_parts())
+        return play_block(row, role, token)
+    return cut(unmarked(render_template("plays/play.html", **play_context(row, role, token))))
 
 
 @bp.get("/plays/<play_id>/<token>/poll")
@@ -142,7 +109,7 @@ def poll(play_id, token):
     if unchanged_since(play_id, token, request.args.get("version", type=int)):
         return Response(status=204)
     row, role = open_play(play_id, token)
-    return play_block(play_context(row, role, token))
+    return play_block(row, role, token)
 
 
 def unchanged_since(play_id: str, token: str, seen: int | None) -> bool:
@@ -184,7 +151,8 @@ def move(play_id, token, move):
         key = idempotency_key()
         other = (request.form.get("other") or "").strip()
         if move == "undo" and other:
-            done = service().undo_other(play_id, device_header(), coerce(other), key=key)
+            position = check_body(Version, coerce(other), "other")
+            done = service().undo_other(play_id, device_header(), position, key=key)
         elif request.form.get("mine") == "1":
             device = device_header()
             if device is None:
@@ -194,9 +162,11 @@ def move(play_id, token, move):
             done = take_back(play_id, device, key=key)
         else:
             expected = (request.form.get("expected_version") or "").strip()
-            # "abc" is a 400 like on the event form, not an undo without a check
+            # the API's body ("abc" is a 400 like on the event form, not an undo without a check)
+            body = check_body(UndoRequest if move == "undo" else RedoRequest,
+                              {"expected_version": coerce(expected)} if expected else {})
             done = service().move_head(play_id, -1 if move == "undo" else 1,
-                                       coerce(expected) if expected else None, key=key)
+                                       body.expected_version, key=key)
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
@@ -219,12 +189,12 @@ def _answer(play_id: str, token: str, done, role: str):
 def _play_block(play_id: str, token: str, status: int, opened=None, **extra):
     """The play block after a change; ``opened`` is (row, role) when the caller has the row."""
     row, role = opened or open_play(play_id, token)
-    context = play_context(row, role, token, **extra)
     if hx_request.htmx:
-        return play_block(context), status
+        return play_block(row, role, token, **extra), status
     if status == 200:
         return redirect(url_for("pages.play", play_id=play_id, token=token))
-    return cut(render_template("plays/play.html", **context)), status
+    return cut(unmarked(render_template("plays/play.html", **play_context(
+        row, role, token, **extra)))), status
 
 
 @bp.route("/plays/<play_id>/<token>/delete", methods=["GET", "POST"])

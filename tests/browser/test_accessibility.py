@@ -4,8 +4,10 @@ axe-core comes with axe-playwright-python (a kept package that ships axe.min.js 
 into the page); the rules are axe's own defaults (WCAG 2 A and AA plus best practices), none
 turned off; the dark pass runs the ones that read colours (COLOUR_RULES). Every <details> on a
 page is opened first, so what is folded away (sheets, setup, explanations) is checked too.
-Besides the pages of tests/browser/every_page.py: a new-play form sent back with an error
-beside its field, a play page with a refusal beside the control, and the page after a play is
+The pages are every_kind_of_page (tests/browser/every_page.py): each game's own pages, and
+the pages one template draws alike for every game (join, rounds, the finished display, the
+delete pages) from one game each. Besides them: a new-play form sent back with an error beside
+its field, a play page with a refusal beside the control, and the page after a play is
 deleted."""
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import LiveServer, make_app
 
-from .every_page import api, every_page, make_plays, play_path
+from .every_page import api, every_kind_of_page, make_plays, play_path
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +70,7 @@ def test_no_page_has_an_axe_violation(site, browser, scheme):
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") is (
         scheme == "dark")
     found = {}
-    pages = every_page(site.plays)
+    pages = every_kind_of_page(site.plays)
     for name, path in pages.items():
         page.goto(site.url + path)
         found[name] = scan(page, axe, scheme)

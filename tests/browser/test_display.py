@@ -86,9 +86,12 @@ TEXT_SIZES = """() => {
     return out; }"""
 # Text cut short: wider or taller than its box where the box hides what overflows (words for
 # screen readers only are out of sight by design)
+# Text cut anywhere but in the rows still to enter at a provisional end: those are cut with "…"
+# where the room ends (five players' whole lists do not fit beside the board; each phone lists
+# them whole), the players' names in that list stay whole.
 CUT = """() => [...document.querySelectorAll("body *")].filter((el) => {
     const style = getComputedStyle(el);
-    return el.textContent.trim() && !el.closest("svg, .sr-only")
+    return el.textContent.trim() && !el.closest("svg, .sr-only, .d-to-enter small")
         && ((el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "visible")
             || (el.scrollHeight > el.clientHeight + 1 && style.overflowY !== "visible")); })
     .map((el) => el.outerHTML.slice(0, 120))"""

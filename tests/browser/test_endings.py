@@ -5,7 +5,8 @@ rows still to enter (artifacts, favor, keep spoils, tapestries, walls, prophecie
 turns final on every phone once each player has entered them or tapped "Nothing more".
 Seafarers: the game ends on the sheet change that brings the player whose turn it is to the
 target, with no "Next turn" tap; a player who reached it on another's turn waits for their own
-turn, and of two players at the target only the one whose turn it is wins.
+turn, and of two players at the target only the one whose turn it is wins; the undo of the
+winning change lets the game go on.
 """
 from __future__ import annotations
 
@@ -181,3 +182,16 @@ def test_seafarers_ends_on_the_turn_a_player_reaches_the_target(live_server, pho
     assert state["score"]["winners"] == [on_turn] and state["table"]["turn"] == 2
     shot(phones[1], "seafarers-won.png")
     no_sideways_scroll(phones[1])
+
+    # the cities were a typing mistake: that phone's own Undo takes them back and the game
+    # goes on, on the same turn, on every phone
+    undo = phones[2].locator("[data-undo-mine]")
+    expect(undo).to_contain_text(f"{on_turn}'s sheet: Cities on the board 4")
+    undo.tap()
+    for page in phones:
+        expect(page.locator("#play")).to_have_attribute("data-finished", "false")
+        expect(page.locator("[data-turn]")).to_have_attribute("data-turn", on_turn)
+        expect(page.get_by_role("button", name="Next turn →")).to_be_visible()
+        expect(page.locator(".g-seafarers-winner")).to_have_count(0)
+    state = api(base, f"/api/v1/plays/{play['id']}", token=play["view_token"])["state"]
+    assert state["finished"] is False and state["sheets"][on_turn]["cities"] == 0

@@ -23,15 +23,22 @@ from tests.browser.test_every_tap import api, settled, sheet, state
 
 pytestmark = pytest.mark.browser
 
-# Per game: the players, the row of kinds and the labels of its boxes on the page.
+# Per game: the players, the row of kinds and the labels of its boxes on the page (each
+# kind's key on the server in KEYS, where the label is not the key).
 ROWS = {
     "explorers": (["Ann", "Bo", "Cy"], "livestock",
-                  ["pig", "chicken", "goat", "sheep", "cattle", "horse"]),
+                  ["Pigs", "Chickens", "Goats", "Sheep", "Cattle", "Horses"]),
     "shipwrights": (["Ann", "Bo", "Cy"], "longship_bonuses",
-                    ["unique buildings", "raid trade upgrade sets", "unique longships",
-                     "raid cards", "trade cards", "upgrades"]),
+                    ["1 VP per unique Building (Huts count)",
+                     "3 VP per set of Raid Card + Trade Card + Upgrade",
+                     "1 VP per unique Longship (Eikjas count)", "2 VP per Raid Card",
+                     "2 VP per Trade Card", "2 VP per Upgrade"]),
     "reavers": (["Ann", "Bo", "Cy"], "keep_spoils", ["Treasure", "Art", "Armor"]),
 }
+KEYS = dict(zip(ROWS["explorers"][2], ["pig", "chicken", "goat", "sheep", "cattle", "horse"],
+                strict=True)) | dict(zip(ROWS["shipwrights"][2], [
+                    "unique_buildings", "raid_trade_upgrade_sets", "unique_longships",
+                    "raid_cards", "trade_cards", "upgrades"], strict=True))
 SIX = ["explorers", "shipwrights"]      # rows of six kinds
 PACE = 2000      # ms between boxes at a person's pace
 HIDE = """hidden => {
@@ -79,7 +86,7 @@ def kinds_on_server(server, play, game, player):
     value = state(server, play)["sheets"][player].get(row) or {}
     if isinstance(value, list):
         value = {k: value.count(k) for k in value}
-    return {label: value.get(label.replace(" ", "_"), 0) for label in labels}
+    return {label: value.get(KEYS.get(label, label), 0) for label in labels}
 
 
 def type_row(page, player, kinds, values, pace, how):
@@ -175,7 +182,7 @@ def test_boxes_typed_with_the_network_cut_all_arrive(live_server, phone):
     type_row(a, "Ann", kinds[:4], [1, 2, 3, 1], 300, ["tab", "next", "enter", "elsewhere"])
     expect(a.locator("#outbox")).to_contain_text("4 changes waiting")
     type_row(b, "Ann", kinds[4:], [2, 1], 0, ["tab"])      # another phone, on another kind
-    sheet(c, "Ann").get_by_role("button", name="pig plus one", exact=True).click()
+    sheet(c, "Ann").get_by_role("button", name=f"{kinds[0]} plus one", exact=True).click()
     field = box(a, "Ann", kinds[4])                     # typed over, not left, offline
     settled(b)
     settled(c)
@@ -189,7 +196,7 @@ def test_boxes_typed_with_the_network_cut_all_arrive(live_server, phone):
         settled(page)
     # A's pig (1) arrives after C's tap: the typed box is set as typed, the tap was before it
     assert kinds_on_server(live_server, play, game, "Ann") == {
-        "pig": 1, "chicken": 2, "goat": 3, "sheep": 1, "cattle": 3, "horse": 1}
+        "Pigs": 1, "Chickens": 2, "Goats": 3, "Sheep": 1, "Cattle": 3, "Horses": 1}
 
 
 # --------------------------------------------------------------------------- undo

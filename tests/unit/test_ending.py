@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from companion.games import GAMES, get_game
 from companion.plays import apply_event, new_state, score_of
+from companion.undo import inverse_event
 
 REAVERS_END = ["artifacts", "favor", "keep_spoils", "tapestries", "walls", "prophecies"]
 
@@ -128,7 +129,6 @@ def test_shipwrights_bonus_counts_and_tie_breaks_only_where_they_count():
 
 
 def test_undo_of_done_reopens_and_the_inverse_event_says_so():
-    from companion.undo import inverse_event
     state = reavers_over()
     done = {"type": "sheet", "data": {"player": "Ann", "done": True}}
     after = apply_event(state, done)
@@ -136,6 +136,27 @@ def test_undo_of_done_reopens_and_the_inverse_event_says_so():
     back = inverse_event(state, after, done)
     assert back == {"type": "sheet", "data": {"player": "Ann", "done": False}}
     assert apply_event(after, back).get("sheets_done") == []
+
+
+def test_undoing_an_entry_puts_its_rows_back_on_the_list():
+    """An undo is a compensating change that puts the old values back: rows the undone
+    change entered are listed again (a value typed on the wrong sheet and taken back must
+    not count as entered), rows entered before it stay entered, and its redo enters them
+    again."""
+    state = ev(reavers_over(), "sheet", player="Ann", fields={"favor": 0})
+    typed = {"type": "sheet", "data": {"player": "Ann", "fields": {"artifacts": [4],
+                                                                   "favor": 2},
+                                       "add": {"walls": 1}}}
+    after = apply_event(state, typed)
+    assert score_of(after)["to_enter"][0]["rows"] == ["keep_spoils", "tapestries",
+                                                      "prophecies"]
+    back = inverse_event(state, after, typed)
+    assert back["data"]["reopen"] == ["artifacts", "walls"]       # favor was entered before
+    undone = apply_event(after, back)
+    assert score_of(undone)["to_enter"] == score_of(state)["to_enter"]
+    assert score_of(undone)["to_enter"][0]["rows"] == [r for r in REAVERS_END if r != "favor"]
+    redone = apply_event(undone, inverse_event(after, undone, back))
+    assert score_of(redone)["to_enter"] == score_of(after)["to_enter"]
 
 
 @settings(max_examples=80, deadline=None)
@@ -174,3 +195,87 @@ def test_every_game_answers_the_ending_fields():
         score = score_of(new_state(game_id, names, options, 1, {}))
         assert {"game_over", "provisional", "to_enter"} <= set(score), game_id
         assert score["game_over"] is False and score["provisional"] is True
+
+
+# --------------------------------------------------------------------------- every game with
+# end-game rows: Shipwrights' SCORING (bonus counts by bonus, supplies only when tied) and the
+# Explorers score pad (the captain's own rows by captain), beside Reavers' property above.
+def finished(game_id: str) -> dict:
+    """Three players at the final scoring: Shipwrights after its last round (the table
+    finishes it), Explorers after the Winter Token holder's last turn."""
+    options = {"rocks_of_ruin": True} if game_id == "explorers" else {}
+    state = new_state(game_id, ["Ann", "Bo", "Cy"], options, 4, {})
+    if game_id == "shipwrights":
+        return ev(state, "finish")
+    while not state["table"]["game_over"]:
+        state = ev(state, "turn")
+    return state
+
+
+def a_value(draw, state: dict, player: str, field):
+    """A value the row takes (0 and empty included: typed, they count as entered)."""
+    if field.kind == "int":
+        return draw(st.integers(0, min(field.maximum, 3)))
+    if field.kind == "choices":
+        return draw(st.lists(st.sampled_from(field.choices), unique=True, max_size=3))
+    if field.kind == "choice":                        # a captain: one dealt to this player
+        return draw(st.sampled_from(state["setup"]["captains"][player]))
+    if field.kind == "counts":
+        return draw(st.sampled_from([{}, {field.keys[0]: 1}]))
+    return draw(st.sampled_from([[], [max(field.minimum, 1)]]))     # a list of numbers
+
+
+@settings(max_examples=60, deadline=None)
+@given(game_id=st.sampled_from(["shipwrights", "explorers"]), data=st.data())
+def test_no_result_is_final_while_a_row_a_player_needs_is_missing(game_id, data):
+    """Property: after any mix of rows typed (0 and empty included), added to, "Nothing more"
+    taps and sheets opened again, the result is final exactly when every player has tapped
+    "Nothing more" or typed every end-game row their sheet needs (a bonus count by the bonus,
+    a captain's row by the captain, the supplies when tied on total); each player is listed
+    with the rows they still owe; and undoing the last change gives back the list before it.
+    The rows typed are kept here, apart from the play's own record."""
+    game = get_game(game_id)
+    state = finished(game_id)
+    fields = [f for f in game.sheet_fields_for(state["options"]) if f.end_game]
+    typed = {p: set() for p in ("Ann", "Bo", "Cy")}
+    done: set[str] = set()
+    last = None                                           # (state before, event, list before)
+    for _ in range(data.draw(st.integers(0, 12), label="changes")):
+        player = data.draw(st.sampled_from(["Ann", "Bo", "Cy"]), label="player")
+        what = data.draw(st.sampled_from(["done", "open", "add"] + [f.name for f in fields]),
+                         label="what")
+        if what in ("done", "open"):
+            change = {"player": player, "done": what == "done"}
+            done = done | {player} if what == "done" else done - {player}
+        elif what == "add":
+            row = data.draw(st.sampled_from([f for f in fields if f.kind == "int"]))
+            change = {"player": player, "add": {row.name: 1}}
+            typed[player].add(row.name)
+        else:
+            field = next(f for f in fields if f.name == what)
+            change = {"player": player,
+                      "fields": {what: a_value(data.draw, state, player, field)}}
+            typed[player].add(what)
+        event = {"type": "sheet", "data": change}
+        last = (state, event, score_of(state)["to_enter"])
+        state = apply_event(state, event)
+        score = score_of(state)
+        assert score["game_over"] is True and score.get("complete", True) is not False
+        totals = [p["total"] for p in score["players"]]
+        tied = {p["name"] for p in score["players"] if totals.count(p["total"]) > 1}
+        sheets = {p["name"]: p["sheet"] for p in game.score_body(state)["players"]}
+        owed = {}
+        for name in ("Ann", "Bo", "Cy"):
+            needs = {f.name for f in fields if (f.needed is None or f.needed(sheets[name]))
+                     and (not f.when_tied or name in tied)}
+            if name not in done and needs - typed[name]:
+                owed[name] = needs - typed[name]
+        listed = {e["player"]: set(e["rows"]) for e in score["to_enter"]}
+        assert listed == owed
+        assert score["provisional"] is bool(owed)
+        if not score["provisional"]:
+            assert score["winners"]
+    if last is not None:                # the undo of the last change: its compensation
+        before, event, listed_before = last
+        back = inverse_event(before, state, event)
+        assert score_of(apply_event(state, back))["to_enter"] == listed_before

@@ -162,21 +162,21 @@ def test_catalogue_validation_names_the_bad_entry():
     assert GAME.validate_catalogue(GAME.empty_catalogue()) == {"captains": []}
     assert GAME.validate_catalogue(EXTRA) == EXTRA
     rejected(lambda: GAME.validate_catalogue({"captains": [{"name": "Hero", "bonus": "x"}]}),
-             "captains[0].name")
+             "captains[0].name", 422)
     rejected(lambda: GAME.validate_catalogue({"captains": [{"name": "Navigator"}]}),
              "captains[0].bonus")
     rejected(lambda: GAME.validate_catalogue({"captains": [{"name": "X", "bonus": "y",
                                                             "vp": 3}]}), "captains[0].vp")
     rejected(lambda: GAME.validate_catalogue({"captains": [EXTRA["captains"][0]] * 2}),
-             "captains[1].name")
+             "captains[1].name", 422)
     rejected(lambda: GAME.validate_catalogue({"tiles": 3}), "tiles")
     rejected(lambda: GAME.validate_catalogue({"captains": "Navigator"}), "captains")
 
 
 def test_a_catalogue_captains_name_is_40_characters_as_sent_and_duplicates_have_a_code():
     """Like every other text of the box data, the name's length is counted as sent (spaces
-    around it included); two entries with one name are the one refusal no JSON Schema can
-    say, so it has its own code, while a captain the box already has stays invalid_input."""
+    around it included); two entries with one name are a rule across entries (422) with its
+    own code, while a captain the box already has stays invalid_input (a 422 too)."""
     def refusal(captains):
         with pytest.raises(RuleError) as err:
             GAME.validate_catalogue({"captains": captains})

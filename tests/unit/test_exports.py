@@ -148,13 +148,21 @@ def initial_of_import(body, catalogue=None):
 
 
 def test_replay_import_names_the_event_that_breaks_a_rule():
+    """An event of the wrong shape is the declaration's 400, naming it; one of the right
+    shape that breaks a rule of the play is found by the replay, named and said."""
     doc = a_play()
     doc["events"].insert(1, {"type": "sheet", "data": {"player": "Ann",
                                                        "fields": {"glory": -4}}})
+    with pytest.raises(RuleError) as err:
+        parse_import(doc)
+    assert (err.value.status, err.value.field) == (400, "events[1].data.fields.glory")
+    doc = a_play()
+    doc["events"].insert(1, {"type": "sheet", "data": {"player": "Zed",
+                                                       "fields": {"glory": 4}}})
     body, events, _ = parse_import(doc)
     with pytest.raises(RuleError) as err:
         replay_import(initial_of_import(body), events)
-    assert err.value.field == "events[1].data.fields.glory"
+    assert err.value.field == "events[1].data.player" and err.value.status == 422
     assert err.value.message.startswith("Event 2 (sheet):")
 
 

@@ -181,8 +181,11 @@ def test_setup_reports_the_catalogue_track_or_says_the_table_will_type_it():
 def test_catalogue_cleans_a_track_and_defaults_to_empty():
     assert GAME.empty_catalogue() == {"reputation_track": []}
     assert GAME.validate_catalogue({}) == {"reputation_track": []}
-    assert GAME.validate_catalogue({"reputation_track": [0, "1", 2.0]}) == {
+    assert GAME.validate_catalogue({"reputation_track": [0, 1, 2.0]}) == {
         "reputation_track": [0, 1, 2]}
+    with pytest.raises(RuleError) as err:       # text is not a number (a form types its own)
+        GAME.validate_catalogue({"reputation_track": [0, "1"]})
+    assert (err.value.status, err.value.field) == (400, "reputation_track[1]")
 
 
 @pytest.mark.parametrize("data, field", [

@@ -66,7 +66,7 @@ def test_look_alike_names_are_the_same_player(twin):
     with pytest.raises(RuleError, match="Two players are called") as err:
         check_players(["Ann", twin], 1, 5)
     assert (err.value.code, err.value.field, err.value.status) == \
-        ("duplicate_name", "players[1]", 400)
+        ("duplicate_name", "players[1]", 422)          # a rule across players (api.md)
 
 
 @pytest.mark.parametrize("twin", ["\u0410nn", "\u0391nn", "\u0430nn", "ＡＮＮ",

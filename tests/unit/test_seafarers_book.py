@@ -245,7 +245,7 @@ def test_an_entered_layout_must_hold_the_books_material():
 
 
 def test_an_entered_layouts_cross_entry_refusals_have_their_own_codes():
-    """What no JSON Schema can say keeps a 400, each with a code the API document lists:
+    """What no JSON Schema can say is a rule across entries, a 422 each with its code:
     two hexes on one position or harbours on one spot (duplicate_entry), a harbour off the
     coast (harbour_not_on_coast), the wrong material (wrong_material)."""
     entry = entry_from(setup("four_islands", 3, layout="variable"))
@@ -258,13 +258,13 @@ def test_an_entered_layouts_cross_entry_refusals_have_their_own_codes():
         return err.value.status, err.value.code
 
     land = next(i for i, h in enumerate(entry["hexes"]) if h["terrain"] != "sea")
-    assert code_of(lambda d: d["hexes"].append(dict(d["hexes"][0]))) == (400, "duplicate_entry")
+    assert code_of(lambda d: d["hexes"].append(dict(d["hexes"][0]))) == (422, "duplicate_entry")
     assert code_of(lambda d: d["harbours"].append(dict(d["harbours"][0]))) == (
-        400, "duplicate_entry")
+        422, "duplicate_entry")
     assert code_of(lambda d: d["harbours"][0].update(q=d["hexes"][land]["q"],
                                                      r=d["hexes"][land]["r"])) == (
-        400, "harbour_not_on_coast")
-    assert code_of(lambda d: d["harbours"].pop()) == (400, "wrong_material")
+        422, "harbour_not_on_coast")
+    assert code_of(lambda d: d["harbours"].pop()) == (422, "wrong_material")
 
 
 def test_an_entered_hex_takes_hidden_as_true_or_false_and_label_or_type_as_text():

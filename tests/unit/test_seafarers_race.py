@@ -138,6 +138,33 @@ def test_undo_of_the_winning_change_reopens_the_game():
     assert not replay(initial, [])["finished"]
 
 
+def test_an_undo_of_the_winning_change_opens_the_game_again_on_the_same_turn():
+    """Ann's phone types 12 for Ann on her turn by mistake (she has 11): the play ends; her
+    Undo is a compensating change (another phone may have typed since), and the game goes
+    on: her turn, no winner, no notice of a win, the clock running again. Its redo wins
+    again."""
+    from companion.undo import inverse_event
+    before = sheet(to_turn_of(start(3), "Ann"), "Cy", settlements=2)
+    typed = {"type": "sheet", "data": {"player": "Ann", "fields": TWELVE}}
+    won = apply_event(before, {**typed, "at": "2026-11-26T00:10:00+00:00"})
+    assert won["finished"] and won["clock"]["running"] is False
+    back = inverse_event(before, won, typed)
+    undone = apply_event(won, {**back, "at": "2026-11-26T00:11:00+00:00"})
+    assert not undone["finished"] and undone["table"]["current_player"] == "Ann"
+    assert not any("wins" in n for n in undone["table"]["notices"])
+    assert score_of(undone)["provisional"] is True
+    assert undone["clock"]["running"] is True and undone["clock"]["finished_at"] is None
+    assert ev(undone, "advance")["table"]["current_player"] == "Bo"       # play goes on
+    redone = apply_event(undone, inverse_event(won, undone, back))
+    assert redone["finished"] and score_of(redone)["winners"] == ["Ann"]
+
+
+def test_a_play_the_table_finished_is_not_opened_by_a_sheet_change():
+    state = ev(sheet(to_turn_of(start(3), "Ann"), "Ann", **ELEVEN), "finish")
+    state = sheet(state, "Ann", settlements=0)
+    assert state["finished"]
+
+
 def test_a_scenario_without_a_target_is_never_won_by_reaching_one():
     state = new_state("seafarers", NAMES, {"scenario": "great_crossing",
                                            "layout": "variable"}, 1, {})
@@ -146,19 +173,27 @@ def test_a_scenario_without_a_target_is_never_won_by_reaching_one():
 
 
 @settings(max_examples=60, deadline=None)
-@given(steps=st.lists(st.tuples(st.sampled_from(["advance", "Ann", "Bo", "Cy"]),
+@given(steps=st.lists(st.tuples(st.sampled_from(["advance", "Ann", "Bo", "Cy", "undo"]),
                                 st.integers(0, 5), st.integers(0, 4)), max_size=14))
 def test_the_game_ends_exactly_when_the_player_on_turn_stands_at_the_target(steps):
-    """Property: after any mix of turns and sheet changes, the play is over exactly when the
-    player whose turn it is reached 12 (at that moment), and then they alone win."""
-    state = start(3)
+    """Property: after any mix of turns, sheet changes and undos of the last sheet change
+    (a compensating change, as a phone's Undo), the play is over exactly when the player
+    whose turn it is reached 12 (at that moment), and then they alone win."""
+    from companion.undo import inverse_event
+    state, last = start(3), None
     for what, settlements, cities in steps:
-        if state["finished"]:
-            break
-        if what == "advance":
-            state = ev(state, "advance")
+        if what == "undo":
+            if last is not None:
+                before, change = last
+                state, last = apply_event(state, inverse_event(before, state, change)), None
+        elif state["finished"]:
+            continue
+        elif what == "advance":
+            state, last = ev(state, "advance"), None
         else:
-            state = sheet(state, what, settlements=settlements, cities=cities)
+            change = {"type": "sheet", "data": {"player": what, "fields": {
+                "settlements": settlements, "cities": cities}}}
+            state, last = apply_event(state, change), (state, change)
         score = score_of(state)
         totals = {p["name"]: p["total"] for p in score["players"]}
         on_turn = state["table"]["current_player"]

@@ -75,7 +75,6 @@ def broken(path_setter):
     (lambda d: d["round_cards"][0].update(trades="many"), "round_cards[0].trades"),
     (lambda d: d["round_cards"][0].update(trades=["ok", 3]), "round_cards[0].trades[1]"),
     (lambda d: d["round_cards"][0].update(trades=["ok", None]), "round_cards[0].trades[1]"),
-    (lambda d: d["round_cards"][1].update(id="c1"), "round_cards[1].id"),
     (lambda d: d["round_cards"][1].update(id=""), "round_cards[1].id"),
     (lambda d: d.update(round_cards={}), "round_cards"),
     (lambda d: d["huts"].update({"7": "trade"}), "huts.7"),
@@ -93,10 +92,12 @@ def test_catalogue_errors_name_the_field(change, field):
 
 def test_two_cards_with_one_id_are_a_duplicate_entry():
     """Ids compared ignoring case: the one refusal of the Shipwrights box data no JSON Schema
-    can say, so it has its own code (the API document lists it)."""
+    can say, a rule across entries (422) with its own code; the same id exactly too."""
     err = error_of(GAME.validate_catalogue, broken(
         lambda d: d["round_cards"][1].update(id=d["round_cards"][0]["id"].upper())))
-    assert (err.status, err.code, err.field) == (400, "duplicate_entry", "round_cards[1].id")
+    assert (err.status, err.code, err.field) == (422, "duplicate_entry", "round_cards[1].id")
+    err = error_of(GAME.validate_catalogue, broken(lambda d: d["round_cards"][1].update(id="c1")))
+    assert (err.status, err.code, err.field) == (422, "duplicate_entry", "round_cards[1].id")
 
 
 def test_missing_catalogue_value_says_how_to_enter_it():
@@ -715,10 +716,24 @@ def test_heroes_go_only_to_strict_leaders(players, neutral):
 
 
 def test_bonus_list_accepts_a_form_text():
-    sheet = {"longship_bonuses": "['raid_cards', 'upgrades=2']", "raid_cards": 1, "upgrades": 3}
+    """A page's text box of bonus Longships is read as counts per kind (the web form's
+    business); the JSON body takes a list or counts, never the text."""
+    from werkzeug.datastructures import MultiDict
+
+    from companion.web.forms import parse_choice_counts
+
+    spec = next(f for f in GAME.sheet_fields if f.name == "longship_bonuses")
+
+    def typed(text):
+        return parse_choice_counts(MultiDict({"f:longship_bonuses": text}), spec)
+
+    sheet = {"longship_bonuses": typed("['raid_cards', 'upgrades=2']"), "raid_cards": 1,
+             "upgrades": 3}
     assert score({"Ann": sheet})["players"][0]["categories"]["longships"] == 2 + 6 + 6
-    assert error_of(score, {"Ann": {"longship_bonuses": "gold"}}).field == \
+    assert error_of(score, {"Ann": {"longship_bonuses": typed("gold")}}).field == \
         "players[0].sheet.longship_bonuses.gold"
+    err = error_of(score, {"Ann": {"longship_bonuses": "raid_cards"}})
+    assert (err.status, err.field) == (400, "players[0].sheet.longship_bonuses")
 
 
 def test_reveal_accepts_a_page_forms_flat_fields():

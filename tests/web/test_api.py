@@ -396,9 +396,9 @@ def test_not_blank_means_what_the_servers_strip_means_to_every_engine():
 
     import jsonschema_rs
 
-    from companion.web.openapi import WITH_TEXT_RULE
+    from companion.games.bodies import NOT_BLANK_TEXT
 
-    pattern = WITH_TEXT_RULE["\\S"]
+    pattern = NOT_BLANK_TEXT
     rust = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
     for char in map(chr, [*range(1, 0x3001), 0xfeff, 0x10000]):
         if not 0xd800 <= ord(char) < 0xe000:
@@ -409,8 +409,8 @@ def test_not_blank_means_what_the_servers_strip_means_to_every_engine():
 
 
 def test_refusals_the_document_cannot_describe_are_rules_or_named(client):
-    """What a JSON Schema cannot say is either a rule of the game as set up (422) or a 400
-    with its own code, which the schemathesis test excuses by name and nothing else."""
+    """What a JSON Schema cannot say is a rule (422, with its code): of the game as set up, or
+    across the body's fields and players (api.md); the schemathesis test excuses no 400."""
     def error(path, body):
         reply = client.post(path, json=body)
         return reply.status_code, reply.get_json()["error"]["code"]
@@ -423,9 +423,9 @@ def test_refusals_the_document_cannot_describe_are_rules_or_named(client):
         "players": ["Ann", "Bo", "Cy"], "options": {"scenario": "new_shores",
                                                    "target_vp": 13}}).status_code == 200
     assert error("/api/v1/games/knarr/score", {"players": [{"name": "Ann"}, {"name": "ANN"}]}
-                 ) == (400, "duplicate_name")
+                 ) == (422, "duplicate_name")
     assert error("/api/v1/games/shipwrights/setup", {"players": ["Ann", "NEUTRAL"]}
-                 ) == (400, "reserved_name")
+                 ) == (422, "reserved_name")
     # Shipwrights checks its structured options wherever they arrive, setup included
     assert error("/api/v1/games/shipwrights/setup", {
         "players": ["Ann", "Bo"], "options": {"track_vp": {"19": 3}}}) == (400, "unknown_field")

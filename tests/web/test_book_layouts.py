@@ -55,7 +55,7 @@ def test_a_layout_off_the_books_material_is_refused_naming_the_count(owner_clien
     sea = next(k for k, v in form.items() if k.startswith("t:") and v == "sea")
     del form[sea]
     refused = client.post("/catalogue/seafarers/layouts/four_islands/3", data=form)
-    assert refused.status_code == 400 and b"lists 17 sea tiles" in refused.data
+    assert refused.status_code == 422 and b"lists 17 sea tiles" in refused.data
     assert client.get("/catalogue/seafarers/layouts/new_world/3").status_code == 404
 
 

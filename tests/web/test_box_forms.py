@@ -69,13 +69,13 @@ def test_reavers_form_saves_schedules_and_walls_with_a_per_row_error(client):
     bad = client.post("/catalogue/reavers/form", data={**form, "spoils-1-1": "2",
                                                         "spoils-1-2": "lots", "wall-second": "4"})
     page = text(bad)
-    assert bad.status_code == 400 and "Art glory must be a whole number" in page
+    assert bad.status_code == 400 and "The glory must be a whole number" in page
     assert re.search(r'id="spoils-1-2"[^>]*aria-invalid="true"', page)
     assert re.search(r'id="row-spoils-1".*?class="error row-error"', page, re.S)
     assert re.search(r'id="wall-second"[^>]*value="4"', page)
     assert saved(client, "reavers")["wall_majority"] == [5, None]
     walls = client.post("/catalogue/reavers/form", data={**form, "wall-second": "7"})
-    assert walls.status_code == 400 and "Second place cannot be worth more" in text(walls)
+    assert walls.status_code == 422 and "Second place cannot be worth more" in text(walls)
 
 
 def test_explorers_form_adds_and_removes_captains(client):
@@ -87,7 +87,7 @@ def test_explorers_form_adds_and_removes_captains(client):
     clash = client.post("/catalogue/explorers/form", data={
         **form, "captain-1-name": "Archer", "captain-1-bonus": "again"})
     page = text(clash)
-    assert clash.status_code == 400 and "already a captain called Archer" in page
+    assert clash.status_code == 422 and "already a captain called Archer" in page
     assert re.search(r'id="captain-1-name"[^>]*aria-invalid="true"[^>]*|'
                      r'id="captain-1-name"[^>]*value="Archer"', page)
     removed = client.post("/catalogue/explorers/form", data={**form, "captain-0-remove": "1"})

@@ -215,7 +215,7 @@ def test_look_alike_names_are_one_player_through_the_api(client):
     for twin in ("Ａｎｎ", "Ann\u200b", "\u202eAnn", "\u0410nn", "\u0391nn", "Ann\ufe0f",
                  "Ann\u034f", "Ann\u3164", "Ann\u115f"):
         reply = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", twin]})
-        assert reply.status_code == 400, twin
+        assert reply.status_code == 422, twin            # a rule across players (api.md)
         assert reply.get_json()["error"]["field"] == "players[1].name" or \
             reply.get_json()["error"]["field"].startswith("players[1]")
     body = new_play(client, "knarr", ["Ｂｏ", "C\u200by"])
@@ -230,7 +230,7 @@ def test_look_alike_names_are_refused_on_the_new_play_page(client, twin):
     before = len(store.recent_plays(limit=50))
     reply = client.post("/new", data={"game": "knarr", "name0": "Ann", "name1": twin})
     html = reply.get_data(as_text=True)
-    assert reply.status_code == 400
+    assert reply.status_code == 422            # a rule across players (api.md)
     assert re.search(r'name="name1"[^>]*aria-invalid="true"', html)
     assert "looks just like Ann" in html or "Two players are called Ann" in html
     german = client.post("/new", data={"game": "knarr", "name0": "Ann", "name1": twin},
@@ -238,11 +238,11 @@ def test_look_alike_names_are_refused_on_the_new_play_page(client, twin):
     assert "sieht genauso aus wie Ann" in german or "Zwei Spieler heißen Ann" in german
     assert len(store.recent_plays(limit=50)) == before
     setup = client.post("/api/v1/games/knarr/setup", json={"players": ["Ann", twin]})
-    assert (setup.status_code, setup.get_json()["error"]["code"]) == (400, "duplicate_name")
+    assert (setup.status_code, setup.get_json()["error"]["code"]) == (422, "duplicate_name")
     heroes = client.post("/api/v1/games/shipwrights/heroes", json={"tracks": {
         "Ann": {"military": 1, "trade": 0, "renown": 0},
         twin: {"military": 0, "trade": 0, "renown": 0}}})
-    assert (heroes.status_code, heroes.get_json()["error"]["code"]) == (400, "duplicate_name")
+    assert (heroes.status_code, heroes.get_json()["error"]["code"]) == (422, "duplicate_name")
 
 
 def test_undo_with_a_malformed_version_is_a_400_and_undoes_nothing(client):

@@ -118,7 +118,7 @@ def test_the_choices_come_from_the_declaration_not_pydantics_english(app):
     assert error.field == "options.wall_ties"
     assert str(error.message) == "Tied wall majorities must be one of: 'share', 'split'."
     assert said(app, "de", error.message) == \
-        "Gleichstand bei Mauer-Mehrheiten: bitte eines von 'share', 'split'."
+        "Gleichstand bei Mauer-Mehrheiten muss eines davon sein: 'share', 'split'."
     error = refused(event_body("explorers"), {"type": "dance"})
     assert error.code == "unknown_event" and " or " not in str(error.message)
     assert "'keep_captain'" in str(error.message)
@@ -130,12 +130,12 @@ def test_the_document_holds_plain_text_where_the_declaration_holds_messages():
     import json
 
     from companion.games import get_game
-    from companion.games.bodies import plain, schema_of
+    from companion.games.bodies import plain_json, schema_of
     from companion.games.messages import Message
     from companion.games.requests import rows_type
 
     declared = schema_of(rows_type(get_game("explorers")))
     assert isinstance(declared["properties"]["outposts"]["title"], Message)
-    document = plain(declared)
+    document = plain_json(declared)
     assert type(document["properties"]["outposts"]["title"]) is str
     assert document == json.loads(json.dumps(declared))

@@ -109,7 +109,7 @@ def test_catalogue_page_saves_validates_and_exports(owner_client):
     assert response.status_code == 200 and "Saved" in response.get_data(as_text=True)
     bad = client.post("/catalogue/knarr", data={"json": '{"reputation_track": [0, -1]}'})
     assert bad.status_code == 400
-    assert "reputation space 1 must be at least 0" in bad.get_data(as_text=True)
+    assert "The VP of a reputation space must be at least 0" in bad.get_data(as_text=True)
     broken = client.post("/catalogue/knarr", data={"json": "{oops"})
     assert broken.status_code == 400 and "not valid JSON" in broken.get_data(as_text=True)
     export = client.get("/catalogue/knarr/export.json")

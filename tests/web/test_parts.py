@@ -92,3 +92,79 @@ def test_the_bytes_are_brotli_as_sent(client):
     assert sent.headers["Content-Encoding"] == "br"
     plain = brotli.decompress(sent.data)
     assert plain.lstrip().startswith(b'<div id="play"') and len(sent.data) * 4 < len(plain)
+
+
+def test_a_version_rendered_once_is_each_phones_own_undo_and_csrf(app):
+    """The first phone's answer is kept for the next phones at that version (block_cache):
+    each still gets its own Undo and its own CSRF token, and a refused change is never kept."""
+    from companion.web import block_cache
+
+    block_cache.clear()
+    first, second = app.test_client(), app.test_client()
+    page, _ = new_play(first, "reavers")
+    for client in (first, second):
+        client.get(page)                                     # a session each
+    done = first.post(page + "/events", headers={**HX, "X-Device-Id": "phone-a"}, data={
+        "type": "sheet", "player": "Alexandra", "add:glory": "1"})
+    assert done.status_code == 200
+    mine = re.search(r"<button[^>]*data-undo-mine[^>]*>", done.get_data(as_text=True))[0]
+    assert "disabled" not in mine
+    got = second.get(page + "/poll?version=0", headers={**HX, "X-Device-Id": "phone-b"})
+    block = got.get_data(as_text=True)
+    theirs = re.search(r"<button[^>]*data-undo-mine[^>]*>", block)[0]
+    assert "disabled" in theirs                               # nothing of phone B's to undo
+    assert "data-undo-other" in block and "data-undo-other" not in done.get_data(as_text=True)
+    own = re.findall(r'name="csrf_token" value="([^"]+)"', second.get(page).get_data(
+        as_text=True))
+    shared = re.findall(r'name="csrf_token" value="([^"]+)"', block)
+    assert shared and set(shared) == {own[0]} != set(re.findall(
+        r'name="csrf_token" value="([^"]+)"', done.get_data(as_text=True)))
+    assert "<!--device" not in block
+    refused = first.post(page + "/events", headers=HX, data={
+        "type": "sheet", "player": "Nobody", "add:glory": "1"})
+    assert refused.status_code in (400, 422) and 'role="alert"' in refused.get_data(as_text=True)
+    again = second.get(page + "/poll?version=0", headers={**HX, "X-Device-Id": "phone-b"})
+    assert 'role="alert"' not in again.get_data(as_text=True)   # one phone's refusal stays its
+
+
+def signed(response) -> str:
+    """The block with each CSRF token's signing time and signature left out (two renders a
+    second apart sign this session's token at different times; the token is the same)."""
+    return re.sub(r'(name="csrf_token" value="[^".]+)\.[^"]*"', r'\1"',
+                  response.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("game", sorted(SCRIPTS))
+def test_a_shared_block_is_what_the_phone_would_have_had_rendered_for_it(app, game):
+    """Changes from one phone (its answer is the version's first render, kept); the watching
+    phone's block at each version, three seconds later, taken from that render with its own
+    Undo, CSRF token and clock, is byte for byte what rendering it for that phone gives
+    (BLOCK_CACHE_SECONDS=0)."""
+    import datetime as dt
+
+    from companion.web import block_cache
+
+    block_cache.clear()
+    service = app.extensions["companion"]
+    writer, watcher = app.test_client(), app.test_client()
+    page, body = new_play(writer, game)
+    auth = {"Authorization": f"Bearer {body['edit_token']}"}
+    for client in (writer, watcher):
+        client.get(page)
+    start = service.now() + dt.timedelta(minutes=1)          # the clock runs from the start
+    for i in range(12):
+        state = writer.get(f"/api/v1/plays/{body['id']}", headers=auth).get_json()["state"]
+        form = SCRIPTS[game](state, i)
+        if form.get("expected_version") == "":
+            form["expected_version"] = str(state["version"])
+        service.now = lambda i=i: start + dt.timedelta(seconds=10 * i)
+        assert writer.post(page + "/events", data=form, headers={
+            **HX, "X-Device-Id": "writer"}).status_code == 200
+        service.now = lambda i=i: start + dt.timedelta(seconds=10 * i + 3)
+        app.config["BLOCK_CACHE_SECONDS"] = 5.0
+        shared = watcher.get(page + "/poll", headers={**HX, "X-Device-Id": "watcher"})
+        app.config["BLOCK_CACHE_SECONDS"] = 0.0
+        own = watcher.get(page + "/poll", headers={**HX, "X-Device-Id": "watcher"})
+        assert signed(shared) == signed(own), (game, i, form)
+    app.config["BLOCK_CACHE_SECONDS"] = 5.0
+    assert block_cache._kept, "nothing was shared"

@@ -151,6 +151,37 @@ def test_undo_takes_a_nothing_more_back(client):
     assert (bad.status_code, bad.get_json()["error"]["field"]) == (400, "data.done")
 
 
+def test_undo_of_a_typed_row_lists_it_again(client):
+    """Ann's phone types her favor tokens on Ben's sheet by mistake, Ben's phone enters his
+    artifacts, then Ann's phone takes its own change back (a compensating change, as another
+    phone's came after it): Ben has favor to enter again and the result stays provisional."""
+    play = create(client, "reavers", ["Ann", "Ben"])
+    six_rounds_of_reavers(client, play)
+    ok(post(client, play, "sheet", {"player": "Ann", "done": True}))
+    ok(post(client, play, "sheet", {"player": "Ben", "fields": {
+        "keep_spoils": {}, "tapestries": {}, "walls": 0, "prophecies": []}}))
+    ann = {"HX-Request": "true", "X-Device-Id": "phone-ann"}
+    ben = {"HX-Request": "true", "X-Device-Id": "phone-ben"}
+    base = f"/plays/{play['id']}/{play['edit_token']}"
+    for phone, form in ((ann, {"f:favor": "2"}), (ben, {"f:artifacts": "3, 4"})):
+        response = client.post(base + "/events", headers=phone, data={
+            "type": "sheet", "player": "Ben", **form})
+        assert response.status_code == 200
+    state = client.get(f"/api/v1/plays/{play['id']}", headers={
+        "Authorization": f"Bearer {play['view_token']}"}).get_json()["state"]
+    assert state["score"]["to_enter"] == [] and state["score"]["provisional"] is False
+    response = client.post(base + "/undo", headers=ann, data={"mine": "1"})
+    assert response.status_code == 200
+    state = client.get(f"/api/v1/plays/{play['id']}", headers={
+        "Authorization": f"Bearer {play['view_token']}"}).get_json()["state"]
+    assert state["sheets"]["Ben"]["favor"] == 0 and state["sheets"]["Ben"]["artifacts"] == [3, 4]
+    assert state["score"]["to_enter"] == [{"player": "Ben", "rows": ["favor"]}]
+    assert state["score"]["provisional"] is True
+    html = text(page(client, play))
+    assert "Game over · Provisional ranking" in html
+    assert "Ann wins" not in html and "Ben wins" not in html
+
+
 def test_a_game_without_end_game_rows_is_final_when_it_ends(client):
     """Knarr scores only the score track, kept turn by turn: its end is final at once."""
     play = create(client, "knarr", ["Ann", "Bo"])
@@ -196,6 +227,29 @@ def test_seafarers_ends_on_the_change_that_brings_the_player_on_turn_to_the_targ
     assert (refused.status_code, refused.get_json()["error"]["code"]) == (422, "play_finished")
     html = text(page(client, play))
     assert f"{on_turn} wins!" in html and "Game over · Final ranking" in html
+
+
+def test_seafarers_undo_of_the_winning_change_lets_the_game_go_on(client):
+    """The phone that typed the winning change takes it back with its own Undo: the play
+    is open again on the same turn, the next turn can be played, and the history list no
+    longer counts it finished."""
+    play = create(client, "seafarers", ["Ann", "Bo", "Cy"], scenario="four_islands",
+                  layout="variable")
+    on_turn = ok(post(client, play, "advance"))["table"]["current_player"]
+    phone = {"HX-Request": "true", "X-Device-Id": "phone-a"}
+    base = f"/plays/{play['id']}/{play['edit_token']}"
+    response = client.post(base + "/events", headers=phone, data={
+        "type": "sheet", "player": on_turn, "f:settlements": "4", "f:cities": "4"})
+    assert response.status_code == 200 and f"{on_turn} wins!" in text(response)
+    response = client.post(base + "/undo", headers=phone, data={"mine": "1"})
+    assert response.status_code == 200
+    state = client.get(f"/api/v1/plays/{play['id']}", headers={
+        "Authorization": f"Bearer {play['view_token']}"}).get_json()["state"]
+    assert state["finished"] is False and state["table"]["current_player"] == on_turn
+    assert state["score"]["provisional"] is True and state["clock"]["running"] is True
+    assert f"{on_turn} wins!" not in text(page(client, play))
+    state = ok(post(client, play, "advance"))
+    assert state["table"]["current_player"] != on_turn
 
 
 def test_seafarers_two_players_at_the_target_only_the_one_on_turn_wins(client):

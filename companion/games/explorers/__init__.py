@@ -9,15 +9,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from ..inputs import Option, SheetField, check_object
+from ..inputs import Option, SheetField
 from ..messages import say
 from ..protocol import Game
 from . import play
-from .captains import CAPTAIN_BONUS, validate_captain_catalogue
+from .captains import CAPTAIN_BONUS, CatalogueExplorers, catalogue_rules
 from .events import EVENTS, SCORE_TYPES
-from .scoring import LIVESTOCK, LIVESTOCK_LABELS, score_body
+from .scoring import LIVESTOCK, LIVESTOCK_LABELS, tally
 from .table_setup import build_setup
 
 ROCKS = {"when": "rocks_of_ruin", "when_label": say("Rocks of Ruin")}   # the expansion's name
@@ -89,19 +88,14 @@ class ExplorersGame(Game):
 
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:
-        players = self.check_players(players)
+        players = self.check_players(players)       # (a rule: 422; setup is called directly)
         return build_setup(players, options, rng, self.validate_catalogue(catalogue or {}))
 
-    def score(self, body: dict, catalogue: dict) -> dict:
-        return score_body(self, body, self.validate_catalogue(catalogue or {}))
+    def tally(self, request: dict, catalogue: dict) -> dict:
+        return tally(request, self.validate_catalogue(catalogue or {}))
 
-    def empty_catalogue(self) -> dict:
-        return {"captains": []}
-
-    def validate_catalogue(self, data: Any) -> dict:
-        check_object(data, ("captains",), None, say("The catalogue must be a JSON object."),
-                     say("Unknown catalogue field '%(key)s'."))
-        return {"captains": validate_captain_catalogue(data.get("captains", []))}
+    catalogue_type = CatalogueExplorers
+    catalogue_rules = staticmethod(catalogue_rules)
 
     def start_state(self, state: dict) -> dict:
         return play.start_table(state)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from ..errors import DUPLICATE, RuleError
-from ..inputs import MAX_NAME, check_object
-from ..messages import Message, say, series
+from pydantic import AfterValidator, Field
+
+from ..bodies import Body, text
+from ..errors import DUPLICATE, RuleError, say
+from ..inputs import MAX_NAME
+from ..messages import Message, series
 
 # TRANSLATORS: Explorers of the North Sea captains: no German or French card list was at
 # hand, so these names are our own translations.
@@ -206,36 +209,27 @@ def captain_bonus(name: str, ctx: CaptainContext, hand_vp: int) -> tuple[int, st
 
 
 # --------------------------------------------------------------------------- catalogue
-def validate_captain_catalogue(data) -> list[dict]:
-    """The catalogue's extra captains: [{"name", "bonus"}], distinct from the known ones."""
-    if not isinstance(data, list):
-        raise RuleError("captains must be a list of {name, bonus}.", "captains")
-    if len(data) > MAX_CATALOGUE_CAPTAINS:
-        raise RuleError(say("The catalogue holds at most %(count)s extra captains.",
-                            count=MAX_CATALOGUE_CAPTAINS), "captains")
+class ExplorersCaptain(Body):
+    """A captain the box holds beyond the known ones: its name (not one the box has, nor
+    another entry's, ignoring case: else a 422, invalid_input or duplicate_entry) and its bonus
+    in words."""
+    name: text(MAX_NAME, say("The captain's name"), collapse=True)
+    bonus: Annotated[text(MAX_BONUS_TEXT, say("The captain's bonus")), AfterValidator(str.strip)]
+
+
+class CatalogueExplorers(Body):
+    """Explorers: the extra captains of the Rocks of Ruin box."""
+    captains: Annotated[list[ExplorersCaptain], Field(max_length=MAX_CATALOGUE_CAPTAINS)] = []
+
+
+def catalogue_rules(clean: dict) -> None:
+    """A captain's name is not one the box has already, nor another entry's (a 422)."""
     boxed = {c.casefold() for c in BASE_CAPTAINS + ROCKS_CAPTAINS}
     taken: set[str] = set()
-    clean = []
-    for i, entry in enumerate(data):
-        captain = _catalogue_captain(entry, f"captains[{i}]")
+    for i, captain in enumerate(clean["captains"]):
         name = captain["name"].casefold()
         if name in boxed or name in taken:
-            raise RuleError(say("There is already a captain called %(name)s.",
-                                name=captain["name"]),
-                            f"captains[{i}].name", "invalid_input" if name in boxed else DUPLICATE)
+            raise RuleError(say("There is already a captain called %(captain)s.",
+                                captain=captain["name"]), f"captains[{i}].name",
+                            "invalid_input" if name in boxed else DUPLICATE, 422)
         taken.add(name)
-        clean.append(captain)
-    return clean
-
-
-def _catalogue_captain(entry, where: str) -> dict:
-    check_object(entry, ("name", "bonus"), where,
-                 say("Each captain needs a name and a bonus description."))
-    name, bonus = entry.get("name"), entry.get("bonus")
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise RuleError(say("A captain needs a name of 1 to %(count)s characters.",
-                            count=MAX_NAME), f"{where}.name")
-    if not isinstance(bonus, str) or not bonus.strip() or len(bonus) > MAX_BONUS_TEXT:
-        raise RuleError(say("Describe the captain's bonus (1 to %(count)s characters).",
-                            count=MAX_BONUS_TEXT), f"{where}.bonus")
-    return {"name": " ".join(name.split()), "bonus": bonus.strip()}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import ConfigDict, Field, create_model
+from pydantic import ConfigDict, Field, create_model, model_validator
 
-from ..bodies import Body, On, Player, delta, given, model_of, whole
+from ..bodies import Body, On, Player, delta, model_of, refuse, whole
 from ..errors import say
 from ..inputs import MAX_NUMBER
 from .islands import INFLUENCE, MAX_ISLAND_NAME, MAX_ISLANDS, STRUCTURES
@@ -35,12 +35,22 @@ PieceAdd = Annotated[model_of("ExplorersPieceAdd", {k: delta(100, k) for k in IN
 
 
 def not_both(keys) -> dict:
-    """No key both set (beside add) and added to (in add) in one change (adds_of's 400)."""
+    """No key both set (beside add) and added to (in add) in one change (a 400)."""
     return {"not": {"anyOf": [{"required": [k, "add"], "properties": {
         "add": {"type": "object", "required": [k]}}} for k in keys]}}
 
 
-class IslandChange(Body):
+class SetOrAdd(Body):
+    @model_validator(mode="after")
+    def set_or_added(self):
+        both = sorted(self.model_fields_set & (self.add.model_fields_set if self.add else set()))
+        if both:
+            raise refuse(say("'%(key)s' is either set or added to in one change, not both.",
+                             key=both[0]), f"add.{both[0]}")
+        return self
+
+
+class IslandChange(SetOrAdd):
     """An island changed: values to set, and/or tiles to add (``add``, a result under 1 is a
     422 out_of_range)."""
     model_config = ConfigDict(json_schema_extra=not_both(("tiles",)))
@@ -52,7 +62,7 @@ IslandChange = create_model("ExplorersIslandChange", __base__=IslandChange,
                             **{k: (v, None) for k, v in ISLAND.items()})
 
 
-class Influence(Body):
+class Influence(SetOrAdd):
     """A player's pieces on an island: counts to set, and/or pieces to add (``add``: below 0
     or over the box's count is a 422 out_of_range)."""
     model_config = ConfigDict(json_schema_extra=not_both(INFLUENCE))
@@ -75,15 +85,10 @@ class ExplorersKeepCaptain(Body):
     captain: str
 
 
-def plain(handler):
-    """A handler of the event's data as given (its shape already checked)."""
-    return lambda state, data: handler(state, given(data))
-
-
 EVENTS = {"turn": On(model_of("ExplorersTurn", {}, "The current player's turn is over"),
                      lambda state, data: end_turn(state), optional=True),
-          "add_island": On(NewIsland, plain(add_island)),
-          "update_island": On(IslandChange, plain(update_island)),
-          "remove_island": On(ExplorersIslandIndex, plain(remove_island)),
-          "set_influence": On(Influence, plain(set_influence)),
-          "keep_captain": On(ExplorersKeepCaptain, plain(keep_captain))}
+          "add_island": On(NewIsland, add_island),
+          "update_island": On(IslandChange, update_island),
+          "remove_island": On(ExplorersIslandIndex, remove_island),
+          "set_influence": On(Influence, set_influence),
+          "keep_captain": On(ExplorersKeepCaptain, keep_captain)}

@@ -11,11 +11,10 @@ an unraided fortress score: 1 VP per tile for each controller.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..errors import RuleError
-from ..inputs import MAX_NUMBER, check_bool, check_int, check_object
-from ..messages import Message, join_names, say
+from ..messages import Message, say
+from ..ranking import join_names
 
 INFLUENCE = {"vikings": 1, "outposts": 2, "mill": 1, "workshop": 1, "barracks": 2}
 STRUCTURES = ("mill", "workshop", "barracks")
@@ -35,92 +34,50 @@ def island_field(i: int, player: str, key: str) -> str:
     return f"islands[{i}].influence.{player}.{key}"
 
 
-def parse_islands(raw: Any, players: list[str], rocks_of_ruin: bool,
+def clean_islands(islands: list[dict], players: list[str], rocks_of_ruin: bool,
                   field_for: FieldFor = island_field) -> list[dict]:
-    """The top-level ``islands`` of a scoring request, validated and filled."""
-    if raw is None:
-        return []
-    if not isinstance(raw, list):
-        raise RuleError("islands must be a list of islands.", "islands")
-    if len(raw) > MAX_ISLANDS:
-        raise RuleError(say("At most %(count)s islands can be scored.", count=MAX_ISLANDS),
-                        "islands")
-    islands = [parse_island(entry, f"islands[{i}]", players, rocks_of_ruin)
-               for i, entry in enumerate(raw)]
-    check_piece_totals(islands, players, field_for)
-    return islands
+    """Islands of their declared shape (companion.games.explorers.events) as a table keeps
+    them, every player's pieces filled, held to the rules of the play (a 422 each)."""
+    out = [clean_island(island, f"islands[{i}]", players, rocks_of_ruin)
+           for i, island in enumerate(islands)]
+    check_piece_totals(out, players, field_for)
+    return out
 
 
-def parse_island(raw: Any, where: str, players: list[str], rocks_of_ruin: bool) -> dict:
+def clean_island(raw: dict, where: str, players: list[str], rocks_of_ruin: bool) -> dict:
     """One island: {tiles, complete, unraided_fortress, influence{player: pieces}, name?}."""
-    check_object(raw, ISLAND_KEYS, where, say("An island needs tiles, complete and influence."),
-                 say("Unknown island field '%(key)s'."))
-    if "tiles" not in raw:
-        raise RuleError("Say how many tiles the island covers.", f"{where}.tiles")
-    if "complete" not in raw:
-        raise RuleError("Say whether the island is complete (surrounded by sea).",
-                        f"{where}.complete")
-    island = {"tiles": check_int(raw["tiles"], f"{where}.tiles", say("Tiles"), 1, MAX_NUMBER),
-              "complete": check_bool(raw["complete"], f"{where}.complete", say("Complete")),
-              "unraided_fortress": check_bool(raw.get("unraided_fortress", False),
-                                              f"{where}.unraided_fortress",
-                                              say("Unraided fortress"))}
+    island = {"tiles": raw["tiles"], "complete": raw.get("complete") or False,
+              "unraided_fortress": raw.get("unraided_fortress") or False}
     if island["unraided_fortress"] and not rocks_of_ruin:
         raise RuleError("Fortresses come with Rocks of Ruin; turn the expansion on.",
                         f"{where}.unraided_fortress", "needs_expansion", 422)
-    if raw.get("name") not in (None, ""):
-        island["name"] = parse_island_name(raw["name"], f"{where}.name")
-    island["influence"] = parse_influence(raw.get("influence"), f"{where}.influence",
-                                          players, rocks_of_ruin)
+    if raw.get("name"):
+        island["name"] = " ".join(raw["name"].split())
+    influence = raw.get("influence") or {}
+    for name in influence:
+        if name not in players:
+            raise RuleError(say("%(name)s is not a player of this game.", name=name),
+                            f"{where}.influence.{name}", "unknown_player", 422)
+    island["influence"] = {p: pieces_of(influence.get(p) or {}, f"{where}.influence.{p}",
+                                        rocks_of_ruin) for p in players}
     return island
 
 
-def parse_island_name(value: Any, where: str) -> str:
-    if not isinstance(value, str) or len(value) > MAX_ISLAND_NAME:
-        raise RuleError(say("An island's name is a text of at most %(count)s characters.",
-                            count=MAX_ISLAND_NAME), where)
-    return " ".join(value.split())
-
-
-def parse_influence(raw: Any, where: str, players: list[str], rocks_of_ruin: bool) -> dict:
-    """{player: {vikings, outposts, mill, workshop, barracks}} with every player filled."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise RuleError("influence must be an object of players' pieces.", where)
-    for name in raw:
-        if name not in players:
-            raise RuleError(say("%(player)s is not a player of this game.", player=name),
-                            f"{where}.{name}", "unknown_player", 422)
-    return {p: parse_pieces(raw.get(p), f"{where}.{p}", rocks_of_ruin) for p in players}
-
-
-def parse_pieces(raw: Any, where: str, rocks_of_ruin: bool, *, fill: bool = True) -> dict:
-    """One player's pieces on one island; structures only with Rocks of Ruin."""
-    if raw is None:
-        raw = {}
-    check_object(raw, INFLUENCE, where,
-                 say("A player's pieces must be an object, e.g. {\"vikings\": 2}."),
-                 say("Unknown piece '%(key)s'."))
+def pieces_of(raw: dict, where: str, rocks_of_ruin: bool, *, fill: bool = True) -> dict:
+    """One player's pieces on one island (a structure as 0 or 1); structures only with
+    Rocks of Ruin."""
     pieces = {}
     for key in INFLUENCE:
-        if key not in raw:
+        if key not in raw or raw[key] is None:
             if fill:
                 pieces[key] = 0
             continue
-        pieces[key] = parse_piece_count(key, raw[key], f"{where}.{key}", rocks_of_ruin)
-    return pieces
-
-
-def parse_piece_count(key: str, value: Any, where: str, rocks_of_ruin: bool) -> int:
-    if key in STRUCTURES:
-        built = value if isinstance(value, bool) else check_int(value, where, PIECE_NAMES[key],
-                                                                0, 1)
-        if built and not rocks_of_ruin:
+        pieces[key] = int(raw[key])
+        if key in STRUCTURES and pieces[key] and not rocks_of_ruin:
             raise RuleError(say("The %(piece)s comes with Rocks of Ruin; turn the expansion on.",
-                                piece=PIECE_NAMES[key]), where, "needs_expansion", 422)
-        return int(built)
-    return check_int(value, where, PIECE_NAMES[key], 0, MAX_NUMBER)
+                                piece=PIECE_NAMES.get(key, key)),
+                            f"{where}.{key}", "needs_expansion", 422)
+    return pieces
 
 
 def check_piece_totals(islands: list[dict], players: list[str], field_for: FieldFor) -> None:

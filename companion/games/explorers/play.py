@@ -13,21 +13,17 @@ Events (besides the common "sheet", "advance" and "finish"):
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..errors import RuleError
-from ..inputs import MAX_NUMBER, check_delta, check_int, player_of
-from ..messages import Message, say, series
+from ..bodies import given
+from ..errors import RuleError, say
+from ..inputs import MAX_NUMBER, player_of
+from ..messages import Message, series
 from .captains import captain_word
-from .islands import (
-    INFLUENCE,
-    ISLAND_KEYS,
-    MAX_ISLANDS,
-    PIECE_NAMES,
-    STRUCTURES,
-    parse_islands,
-    parse_pieces,
-)
+from .islands import INFLUENCE, MAX_ISLANDS, PIECE_NAMES, STRUCTURES, clean_islands, pieces_of
+
+if TYPE_CHECKING:
+    from .events import ExplorersKeepCaptain
 
 
 # --------------------------------------------------------------------------- turn counter
@@ -101,11 +97,10 @@ def names_of(state: dict) -> list[str]:
     return [p["name"] for p in state["players"]]
 
 
-def island_index(state: dict, data: dict) -> int:
-    """The island's index: a whole number a table could have (400), then one on this table
-    (a rule of the play: 422)."""
+def island_index(state: dict, index: int) -> int:
+    """The island at ``index`` (a whole number a table could have: its declaration), when this
+    table has it (a rule of the play: 422)."""
     islands = state["table"]["islands"]
-    index = check_int(data.get("island"), "data.island", say("Island"), 0, MAX_ISLANDS - 1)
     if not islands:
         raise RuleError("There is no island yet; add one first.", "data.island",
                         "no_island", 422)
@@ -117,12 +112,12 @@ def island_index(state: dict, data: dict) -> int:
 
 
 def store_islands(state: dict, islands: list, edited: int, prefix: str) -> dict:
-    """Validate the whole list (the edited island's errors name ``data``) and store it."""
+    """Hold the whole list to the rules (the edited island's errors name ``data``), store it."""
     def where(i: int, player: str, key: str) -> str:
         # the list was valid before this edit, so a piece count over the box is the edit's
         return prefix.format(player=player, key=key)
     try:
-        clean = parse_islands(islands, names_of(state), state["options"]["rocks_of_ruin"],
+        clean = clean_islands(islands, names_of(state), state["options"]["rocks_of_ruin"],
                               where)
     except RuleError as err:
         if err.field and err.field.startswith(f"islands[{edited}]"):
@@ -132,33 +127,22 @@ def store_islands(state: dict, islands: list, edited: int, prefix: str) -> dict:
     return state
 
 
-def check_keys(data: dict, allowed: tuple) -> None:
-    unknown = set(data) - set(allowed)
-    if unknown:
-        key = sorted(unknown)[0]
-        raise RuleError(say("Unknown field '%(key)s'.", key=key), f"data.{key}",
-                        "unknown_field")
-
-
-def add_island(state: dict, data: dict) -> dict:
-    check_keys(data, ISLAND_KEYS)
+def add_island(state: dict, data: Any) -> dict:
     if len(state["table"]["islands"]) >= MAX_ISLANDS:
         raise RuleError(say("The table already has %(count)s islands, the most a play keeps.",
                             count=MAX_ISLANDS), "type", "too_many_islands", 422)
-    island = {"complete": False, **data}
-    islands = state["table"]["islands"] + [island]
+    islands = state["table"]["islands"] + [given(data)]
     return store_islands(state, islands, len(islands) - 1,
                          "data.influence.{player}.{key}")
 
 
-def update_island(state: dict, data: dict) -> dict:
-    check_keys(data, ISLAND_KEYS + ("island", "add"))
-    add = adds_of(data, ("tiles",))
-    i = island_index(state, data)
+def update_island(state: dict, data: Any) -> dict:
+    i = island_index(state, data.island)
     islands = list(state["table"]["islands"])
-    islands[i] = {**islands[i], **{k: v for k, v in data.items() if k not in ("island", "add")}}
-    if add:
-        tiles = islands[i]["tiles"] + add["tiles"]
+    changes = {k: v for k, v in given(data).items() if k not in ("island", "add")}
+    islands[i] = {**islands[i], **changes}
+    if data.add is not None:
+        tiles = islands[i]["tiles"] + data.add.tiles
         if not 1 <= tiles <= MAX_NUMBER:      # the count so far is the play's: a 422
             raise RuleError(say("%(island)s covers %(count)s tiles; that would make %(total)s.",
                                 island=island_title(state, i), count=islands[i]["tiles"],
@@ -167,25 +151,22 @@ def update_island(state: dict, data: dict) -> dict:
     return store_islands(state, islands, i, "data.influence.{player}.{key}")
 
 
-def remove_island(state: dict, data: dict) -> dict:
-    check_keys(data, ("island",))
-    i = island_index(state, data)
+def remove_island(state: dict, data: Any) -> dict:
+    i = island_index(state, data.island)
     del state["table"]["islands"][i]
     return state
 
 
-def set_influence(state: dict, data: dict) -> dict:
-    check_keys(data, ("island", "player", "add") + tuple(INFLUENCE))
-    add = adds_of(data, tuple(INFLUENCE))
-    i = island_index(state, data)
-    player = player_of(data.get("player"), names_of(state), "data.player",
-                       say("Pick a player of this play."))
-    pieces = {k: v for k, v in data.items() if k not in ("island", "player", "add")}
-    pieces = parse_pieces(pieces, "data", state["options"]["rocks_of_ruin"], fill=False)
+def set_influence(state: dict, data: Any) -> dict:
+    i = island_index(state, data.island)
+    player = player_of(data.player, names_of(state), "data.player",
+                       "Pick a player of this play.")
+    set_ = {k: v for k, v in given(data).items() if k in INFLUENCE}
+    pieces = pieces_of(set_, "data", state["options"]["rocks_of_ruin"], fill=False)
     islands = [dict(island) for island in state["table"]["islands"]]
     influence = {p: dict(v) for p, v in islands[i]["influence"].items()}
     held = influence.get(player, {})
-    for key, n in add.items():
+    for key, n in (given(data.add) if data.add is not None else {}).items():
         if held.get(key, 0) + n < 0:
             raise RuleError(say("%(player)s has %(count)s %(piece)s there; none can be taken "
                                 "away below 0.", player=player, count=held.get(key, 0),
@@ -203,34 +184,10 @@ def set_influence(state: dict, data: dict) -> dict:
     return store_islands(state, islands, i, "data.{key}")
 
 
-def adds_of(data: dict, allowed: tuple) -> dict:
-    """The event's ``add`` object: {key: a whole number other than 0} for keys in ``allowed``,
-    none of which is also set in the same event."""
-    add = data.get("add")
-    if add is None:
-        return {}
-    if not isinstance(add, dict) or not add:
-        raise RuleError(say("add must be an object of numbers, e.g. {\"%(key)s\": 1}.",
-                            key=allowed[0]), "data.add")
-    out = {}
-    for key, n in add.items():
-        if key not in allowed:
-            raise RuleError(say("Unknown field '%(key)s'.", key=key), f"data.add.{key}",
-                            "unknown_field")
-        if key in data:
-            raise RuleError(say("'%(key)s' is either set or added to in one change, not both.",
-                                key=key), f"data.add.{key}")
-        out[key] = check_delta(n, f"data.add.{key}", ADD_NAMES.get(key, key), 100)
-    return out
-
-
 # --------------------------------------------------------------------------- captains
-def keep_captain(state: dict, data: dict) -> dict:
-    check_keys(data, ("player", "captain"))
-    player, captain = data.get("player"), data.get("captain")
-    if not isinstance(captain, str):
-        raise RuleError("Name the captain the player keeps.", "data.captain")
-    player_of(player, names_of(state), "data.player", say("Pick a player of this play."))
+def keep_captain(state: dict, data: ExplorersKeepCaptain) -> dict:
+    player, captain = data.player, data.captain
+    player_of(player, names_of(state), "data.player", "Pick a player of this play.")
     if state["setup"]["solo"]:
         raise RuleError("The solo game keeps both captains and scores the lower one.",
                         "data.captain", "solo", 422)

@@ -1,12 +1,11 @@
 """End-of-game scoring: the score-pad rows, the islands, the captains, the tie-breaks."""
 from __future__ import annotations
 
-from ..errors import impossible
-from ..inputs import check_object, parse_score_players
-from ..messages import Message, say, series
+from ..errors import impossible, say
+from ..messages import Message, series
 from ..ranking import Tiebreak, score_response
 from .captains import CaptainContext, canonical_captain, captain_bonus, captain_word
-from .islands import island_control, parse_islands, player_islands
+from .islands import clean_islands, island_control, player_islands
 from .table_setup import check_player_count
 
 LIVESTOCK = {"pig": 6, "chicken": 5, "goat": 5, "sheep": 4, "cattle": 3, "horse": 3}
@@ -22,7 +21,6 @@ LIVESTOCK_NAMES = {"pig": say("pig"), "chicken": say("chicken"), "goat": say("go
                    "sheep": say("sheep"), "cattle": say("cattle"), "horse": say("horse")}
 VIKINGS = 7
 GOLD_VP = 3
-BODY_KEYS = ("players", "options", "islands")
 TIEBREAKS = (Tiebreak(say("viking deaths"), lambda r: r["viking_deaths"]),
              Tiebreak(say("settlements raided"), lambda r: r["settlements_raided"]))
 
@@ -116,15 +114,13 @@ def islands_row(player: str, controls: list[dict]) -> tuple[int, str]:
 
 
 # --------------------------------------------------------------------------- validation
-def parse_body(game, body, catalogue: dict) -> tuple[list[dict], dict, list[dict]]:
-    """(players with parsed sheets, options, islands) of a scoring request."""
-    check_object(body, BODY_KEYS)
-    options = game.parse_options(body.get("options"))
-    players = parse_score_players(body, game.sheet_fields, options, game.min_players,
-                                  game.max_players)
+def parse_body(body: dict, catalogue: dict) -> tuple[list[dict], dict, list[dict]]:
+    """(players, options, islands) of a checked scoring request, held to the rules across
+    players, islands and the box data."""
+    players, options = body["players"], body["options"]
     names = [p["name"] for p in players]
     check_player_count(names, options["rocks_of_ruin"])
-    islands = parse_islands(body.get("islands"), names, options["rocks_of_ruin"])
+    islands = clean_islands(body.get("islands") or [], names, options["rocks_of_ruin"])
     for i, player in enumerate(players):
         check_sheet(player["sheet"], i, options, catalogue, solo=len(players) == 1)
     check_box_totals(players)
@@ -210,8 +206,8 @@ def check_vikings_left(players: list[dict], islands: list[dict]) -> None:
 
 
 # --------------------------------------------------------------------------- scoring
-def score_body(game, body, catalogue: dict) -> dict:
-    players, options, islands = parse_body(game, body, catalogue)
+def tally(body: dict, catalogue: dict) -> dict:
+    players, options, islands = parse_body(body, catalogue)
     names = [p["name"] for p in players]
     controls = [island_control(island, names) for island in islands]
     results = [player_result(p, options, islands, controls, len(players)) for p in players]

@@ -22,9 +22,9 @@ Parts: ``box`` (catalogue values), ``scoring`` (the final rows), ``table`` (a pl
 from __future__ import annotations
 
 from ..box_questions import Unknowns
-from ..errors import RuleError
-from ..inputs import Option, SheetField, check_players, parse_score_players
-from ..messages import Message, say
+from ..errors import say
+from ..inputs import Option, SheetField
+from ..messages import Message
 from ..protocol import Game
 from ..ranking import score_response
 from . import box, table
@@ -75,11 +75,8 @@ class ReaversGame(Game):
                          "most wall tokens.")
 
     # ---- box catalogue
-    def empty_catalogue(self) -> dict:
-        return box.empty_catalogue()
-
-    def validate_catalogue(self, data) -> dict:
-        return box.validate_catalogue(data)
+    catalogue_type = box.CatalogueReavers
+    catalogue_rules = staticmethod(box.catalogue_rules)
 
     box_value_type = box.BoxAnswer
 
@@ -113,22 +110,14 @@ class ReaversGame(Game):
 
     # ---- setup
     def setup(self, players, options, rng, catalogue):
-        players = check_players(players, self.min_players, self.max_players)
+        players = self.check_players(players)       # (a rule: 422; setup is called directly)
         box.box_rules(options, catalogue)
         return table.make_setup(players, rng.choice(players))
 
     # ---- scoring
-    def score(self, body, catalogue):
-        if not isinstance(body, dict):
-            raise RuleError("The request must be a JSON object.", None)
-        for key in body:
-            if key not in ("players", "options"):
-                raise RuleError(say("Unknown field '%(key)s'.", key=str(key)), str(key),
-                                "unknown_field")
-        options = self.parse_options(body.get("options"))
+    def tally(self, body, catalogue):
+        options, players = body["options"], body["players"]
         rules = box.box_rules(options, catalogue)
-        players = parse_score_players(body, self.sheet_fields, options,
-                                      self.min_players, self.max_players)
         names = [p["name"] for p in players]
         walls = [p["sheet"]["walls"] for p in players]
         unknowns = Unknowns()
@@ -181,14 +170,11 @@ class ReaversGame(Game):
 
     def score_body(self, state: dict) -> dict:
         """The sheets with each player's automatic territory glory added to ``glory``."""
+        body = super().score_body(state)
         extra = state["table"].get("territory_glory", {})
-        players = []
-        for seat in state["players"]:
-            sheet = dict(state["sheets"].get(seat["name"], {}))
-            if extra.get(seat["name"]):
-                sheet["glory"] = sheet.get("glory", 0) + extra[seat["name"]]
-            players.append({"name": seat["name"], "sheet": sheet})
-        return {"players": players, "options": state["options"]}
+        for player in body["players"]:
+            player["sheet"]["glory"] += extra.get(player["name"], 0)
+        return body
 
 
 GAME = ReaversGame()

@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from ..bodies import NOT_BLANK, SPACE, Body, text, whole, worded
+from ..bodies import NOT_BLANK, SPACE, Body, box_data, text, whole, worded
 from ..box_questions import BOX_NUMBER
-from ..errors import DUPLICATE, RuleError
-from ..inputs import MAX_NUMBER, check_int
-from ..messages import Message, join_names, known_word, say, series
+from ..errors import DUPLICATE, RuleError, say
+from ..inputs import MAX_NUMBER
+from ..messages import Message, known_word, series
 
 CATALOGUE_KEYS = ("keep_spoils_schedule", "wall_majority")
 MAX_SCHEDULE_LENGTH = 20
@@ -23,67 +23,33 @@ MAX_TYPE_NAME = 40
 MAX_GLORY = MAX_NUMBER          # a set step or a wall majority's glory
 SECOND_ABOVE_MOST = "second_above_most"
 
-def empty_catalogue() -> dict:
-    return {"keep_spoils_schedule": {}, "wall_majority": None}
+def catalogue_rules(clean: dict, where: str = "") -> None:
+    """A spoils type listed once (ignoring case and surrounding spaces), kept stripped; the
+    second most walls worth at most the most, [null, null] kept as null (a 422 each)."""
+    at = f"{where}." if where else ""
+    clean["keep_spoils_schedule"] = spoils_schedule(clean.get("keep_spoils_schedule") or {},
+                                                    f"{at}keep_spoils_schedule")
+    clean["wall_majority"] = wall_majority(clean.get("wall_majority"), f"{at}wall_majority")
 
 
-def validate_catalogue(data: Any) -> dict:
-    """The cleaned catalogue, or a RuleError naming the bad entry."""
-    if not isinstance(data, dict):
-        raise RuleError("The catalogue must be a JSON object.", None)
-    for key in data:
-        if key not in CATALOGUE_KEYS:
-            raise RuleError(say("Unknown catalogue entry '%(key)s'; Reavers keeps %(keys)s.",
-                                key=str(key), keys=join_names(CATALOGUE_KEYS)), str(key),
-                            "unknown_field")
-    return {"keep_spoils_schedule": clean_schedule(data.get("keep_spoils_schedule", {}),
-                                                   "keep_spoils_schedule"),
-            "wall_majority": clean_wall_majority(data.get("wall_majority"), "wall_majority")}
-
-
-def clean_schedule(value: Any, where: str) -> dict:
-    """{spoils type: [glory for 1, 2, ... cards]}; type names are matched ignoring case."""
-    if not isinstance(value, dict):
-        raise RuleError("The keep spoils schedule must be an object of {type: [glory, ...]}.",
-                        where)
-    if len(value) > MAX_SPOILS_TYPES:
-        raise RuleError(say("At most %(count)s keep spoils types.", count=MAX_SPOILS_TYPES),
-                        where)
+def spoils_schedule(value: dict, where: str) -> dict:
     out: dict[str, list[int]] = {}
     for key, steps in value.items():
-        at = f"{where}.{key}"
-        if not isinstance(key, str) or not key.strip() or len(key) > MAX_TYPE_NAME:
-            raise RuleError("Each keep spoils type needs a short name.", where)
         if find_schedule(key, out) is not None:
-            raise RuleError(say("The keep spoils type '%(kind)s' is listed twice.",
-                                kind=spoils_word(key)), at, DUPLICATE)
-        if not isinstance(steps, list) or not 1 <= len(steps) <= MAX_SCHEDULE_LENGTH:
-            raise RuleError(say("%(kind)s: give the glory for 1, 2, ... cards as a list of 1 to "
-                                "%(count)s numbers.", kind=spoils_word(key),
-                                count=MAX_SCHEDULE_LENGTH), at)
-        out[key.strip()] = [check_int(v, f"{at}[{i}]",
-                                      say("%(kind)s glory", kind=spoils_word(key)), 0, MAX_GLORY)
-                            for i, v in enumerate(steps)]
+            raise RuleError(say("The keep spoils type '%(kind)s' is listed twice.", kind=key),
+                            f"{where}.{key}", DUPLICATE, 422)
+        out[key.strip()] = steps
     return out
 
 
-def clean_wall_majority(value: Any, where: str) -> list | None:
-    """[glory for most wall tokens, glory for second most], or None when unknown; either
-    value may be null (not known yet: a score that needs it asks)."""
-    if value is None:
+def wall_majority(value: list | None, where: str) -> list | None:
+    if value is None or value == [None, None]:
         return None
-    if not isinstance(value, list) or len(value) != 2:
-        raise RuleError("The wall majority must be two numbers: the glory for the most and "
-                        "for the second most wall tokens.", where)
-    most, second = (None if v is None else check_int(v, f"{where}[{i}]",
-                                                     say("Wall majority glory"), 0, MAX_GLORY)
-                    for i, v in enumerate(value))
-    if most is None and second is None:
-        return None
+    most, second = value
     if None not in (most, second) and second > most:
         raise RuleError("Second place cannot be worth more than most walls.", f"{where}[1]",
-                        SECOND_ABOVE_MOST)
-    return [most, second]
+                        SECOND_ABOVE_MOST, 422)
+    return list(value)
 
 
 def find_schedule(kind: str, *schedules: dict) -> list[int] | None:
@@ -97,13 +63,13 @@ def find_schedule(kind: str, *schedules: dict) -> list[int] | None:
 
 
 def box_rules(options: dict, catalogue: Any) -> dict:
-    """The box values a score needs: the options' over the catalogue's, each validated."""
+    """The box values a score needs: the options' over the catalogue's, each held to the box
+    data's rules."""
     box = validate_catalogue(catalogue or {})
-    schedule = clean_schedule(options.get("keep_spoils_schedule", {}),
-                              "options.keep_spoils_schedule")
-    majority = clean_wall_majority(options.get("wall_majority"), "options.wall_majority")
-    return {"schedules": (schedule, box["keep_spoils_schedule"]),
-            "wall_majority": merge_majority(majority, box["wall_majority"]),
+    given = {key: options.get(key) for key in CATALOGUE_KEYS}
+    catalogue_rules(given, "options")
+    return {"schedules": (given["keep_spoils_schedule"], box["keep_spoils_schedule"]),
+            "wall_majority": merge_majority(given["wall_majority"], box["wall_majority"]),
             "wall_ties": options.get("wall_ties", "share")}
 
 
@@ -227,14 +193,25 @@ WallMajority = Annotated[list[GLORY | None], Field(
 OPTION_TYPES = {"keep_spoils_schedule": Schedule, "wall_majority": WallMajority | None}
 
 
+class CatalogueReavers(Body):
+    """Reavers: the keep spoils set schedules and the wall majority's glory."""
+    keep_spoils_schedule: Schedule = {}
+    wall_majority: WallMajority | None = None
+
+
+def validate_catalogue(data: Any) -> dict:
+    """The box data as kept, or a RuleError naming the entry (400 shape, 422 rule)."""
+    return box_data(CatalogueReavers, data, catalogue_rules)
+
+
 def parse_box_value(key: str, value: Any) -> Any:
+    """An answer of its declared shape as kept: a schedule typed as one number or as a text
+    of numbers is its list."""
     if key in WALL_KEYS:
         return value
-    kind = key[len(SCHEDULE_KEY):].strip()
     if isinstance(value, str):
         value = [int(part) for part in value.replace(",", " ").split()]
-    return clean_schedule({kind: value if isinstance(value, list) else [value]},
-                          "data.value")[kind]
+    return value if isinstance(value, list) else [value]
 
 
 def with_box_values(catalogue: dict, answers: dict) -> dict:

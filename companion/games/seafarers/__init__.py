@@ -12,9 +12,9 @@ from typing import Annotated
 from pydantic import Field
 
 from ..bodies import Player
-from ..errors import RuleError
-from ..inputs import Option, SheetField, check_object, parse_score_players, player_of
-from ..messages import Message, say, series
+from ..errors import RuleError, say
+from ..inputs import Option, SheetField, player_of
+from ..messages import Message, series
 from ..protocol import Game
 from ..ranking import score_response
 from . import board, book, race, sheets, table
@@ -108,8 +108,6 @@ class SeafarersGame(Game):
         return layout
 
     def parse_options(self, options):
-        if isinstance(options, dict) and options.get("target_vp") in (None, ""):
-            options = {k: v for k, v in options.items() if k != "target_vp"}  # not set
         parsed = super().parse_options(options)
         scenario = SCENARIOS[parsed["scenario"]]
         given = parsed.get("target_vp")
@@ -172,19 +170,13 @@ class SeafarersGame(Game):
                 "stacks": {"tiles": built.stack_tiles, "numbers": built.stack_numbers}}
 
     # ---- box catalogue: the book's layouts of the "as shown" scenarios
-    def empty_catalogue(self) -> dict:
-        return book.empty_catalogue()
-
-    def validate_catalogue(self, data) -> dict:
-        return book.validate_catalogue(data)
+    catalogue_type = book.CatalogueSeafarers
+    catalogue_rules = staticmethod(book.catalogue_rules)
 
     # ---- scoring
-    def score(self, body, catalogue) -> dict:
-        check_object(body, ("players", "options", "turn"))
-        options = self.parse_options(body.get("options"))
+    def tally(self, body, catalogue) -> dict:
+        options, players = body["options"], body["players"]
         scenario = self.scenario(options)
-        players = parse_score_players(body, self.sheet_fields, options, self.min_players,
-                                      self.max_players)
         self.layout_for(scenario, len(players))
         notes = sheets.check_sheets(scenario, players)
         target = self.target(scenario, options)
@@ -220,14 +212,18 @@ class SeafarersGame(Game):
         return body
 
     def after_sheet_change(self, state: dict) -> dict:
-        """A change on the sheets may win the race for the player whose turn it is."""
-        if state["finished"] or not race.keeps_turns(state):
+        """A change on the sheets may win the race for the player whose turn it is (and the
+        undo of the change that won it opens the game again)."""
+        if not race.keeps_turns(state) or (state["finished"] and not race.won_by_race(state)):
             return state
         try:
-            result = self.score(self.score_body(state), state.get("catalogue") or {})
+            result = self.tally(self.score_body(state), state.get("catalogue") or {})
         except RuleError:       # sheets that cannot happen (a replayed old log) win nothing
             return state
-        race.settle(state, result)
+        if state["finished"]:
+            race.reopen(state, result)
+        else:
+            race.settle(state, result)
         return state
 
     def describe_event(self, state: dict, event: dict, moment: str | None = None
@@ -248,7 +244,7 @@ class SeafarersGame(Game):
         if race.keeps_turns(state):
             race.pass_turn(state)
             return self.after_sheet_change(state)
-        result = self.score(self.score_body(state), state.get("catalogue") or {})
+        result = self.tally(self.score_body(state), state.get("catalogue") or {})
         if result["reached_target"]:
             state["finished"] = True
             state["table"].setdefault("notices", []).append(

@@ -13,11 +13,13 @@ counts, and tells the table to lay the tiles as in its rulebook's diagram.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import ConfigDict, Field, create_model, model_validator
+
+from ..bodies import Body, box_data, refuse, whole
 from ..errors import DUPLICATE, RuleError
-from ..inputs import check_int, check_object
-from ..messages import say, series
+from ..messages import say
 from . import hexgrid
 from .scenarios import (
     NUMBERS,
@@ -32,10 +34,8 @@ from .scenarios import (
 COORD_LIMIT = 30
 MAX_HEXES = 120
 MAX_FACING = len(hexgrid.DIRECTIONS) - 1     # a harbour's facing indexes hexgrid.DIRECTIONS
-HEX_FIELDS = ("q", "r", "terrain", "number", "hidden", "label")
-HARBOUR_FIELDS = ("q", "r", "facing", "type")
-# A harbour's spot must fit the layout's own hexes: no JSON Schema can say that (nor the
-# material list, "wrong_material"), so the API document lists these codes.
+# A harbour's spot must fit the layout's own hexes, a rule across entries like the material
+# list ("wrong_material"): a 422 each.
 OFF_COAST = "harbour_not_on_coast"
 
 
@@ -49,117 +49,121 @@ def book_keys() -> list[str]:
             for n in s.player_counts]
 
 
-def empty_catalogue() -> dict:
-    return {"layouts": {}}
+Coord = whole(-COORD_LIMIT, COORD_LIMIT)
+FACE_DOWN = {"required": ["hidden"], "properties": {"hidden": {"const": True}}}
+NULL = {"type": "null"}
+HEX_KINDS = {"anyOf": [
+    {**FACE_DOWN, "properties": {**FACE_DOWN["properties"], "terrain": NULL, "number": NULL}},
+    {"not": FACE_DOWN, "required": ["terrain", "number"],
+     "properties": {"terrain": {"enum": list(PRODUCING)}, "number": {"enum": list(NUMBERS)}}},
+    {"not": FACE_DOWN, "required": ["terrain"], "properties": {
+        "terrain": {"enum": [t for t in TERRAINS if t not in PRODUCING]}, "number": NULL}}]}
+
+
+class SeafarersHex(Body):
+    """A hex of the layout: face down (hidden), or a terrain with its number chip (a producing
+    one) or none (sea, wasteland)."""
+    model_config = ConfigDict(json_schema_extra=HEX_KINDS)
+    q: Coord
+    r: Coord
+    terrain: Literal[TERRAINS] | None = None
+    number: Literal[NUMBERS] | None = None
+    hidden: Annotated[bool | None, Field(description="true: face down")] = False
+    label: Annotated[str | None, Field(exclude=True, description="Ignored: the app labels the "
+                                                                 "hexes itself.")] = None
+
+    @model_validator(mode="after")
+    def one_kind(self):
+        self.hidden = bool(self.hidden)
+        if self.hidden and (self.terrain, self.number) != (None, None):
+            raise refuse(say("A face-down position has no terrain or number yet."), "terrain")
+        if not self.hidden and self.terrain is None:
+            raise refuse(say("Terrain must be one of: %(terrains)s.",
+                             terrains=", ".join(TERRAINS)), "terrain")
+        if self.terrain in PRODUCING and self.number is None:
+            raise refuse(say("A producing tile needs a number chip: 2 to 12 but not 7."),
+                         "number")
+        if self.terrain not in PRODUCING and self.number is not None:
+            raise refuse(say("A %(terrain)s tile takes no number chip.",
+                             terrain=terrain_word(self.terrain)), "number")
+        return self
+
+
+class SeafarersHarbourSpot(Body):
+    """A harbour's spot: a sea hex and the side (an index into the six directions) facing
+    the land it serves."""
+    q: Coord
+    r: Coord
+    facing: whole(0, MAX_FACING)
+    type: Annotated[str | None, Field(exclude=True, description="Ignored: the pieces are "
+                                      "dealt onto the spots at each setup.")] = None
+
+
+class SeafarersLayout(Body):
+    """One layout: every hex and the harbour spots, holding exactly the book's material list
+    for the scenario and player count (else a 422 wrong_material); a harbour lies on a sea hex
+    facing a land hex (harbour_not_on_coast); positions and spots differ (duplicate_entry)."""
+    hexes: Annotated[list[SeafarersHex], Field(min_length=1, max_length=MAX_HEXES)]
+    harbours: list[SeafarersHarbourSpot] | None = None
+
+
+CatalogueSeafarers = create_model(
+    "CatalogueSeafarers", __base__=Body,
+    __doc__="Seafarers: the book's layouts of the scenarios laid out as shown.",
+    layouts=(create_model("SeafarersLayouts", __base__=Body,
+                          **{key: (SeafarersLayout, None) for key in book_keys()}), None))
 
 
 def validate_catalogue(data: Any) -> dict:
-    """The cleaned Seafarers box data, or a RuleError naming the bad entry."""
-    check_object(data, ("layouts",), None, say("The catalogue must be a JSON object."),
-                 say("Unknown catalogue entry '%(key)s'."))
-    layouts = data.get("layouts", {})
-    if not isinstance(layouts, dict):
-        raise RuleError("layouts must be an object of {scenario/players: layout}.", "layouts")
-    clean = {}
-    for key, entry in layouts.items():
-        if key not in book_keys():
-            raise RuleError(say("'%(key)s' is not a scenario laid out as shown in the book; "
-                                "these are: %(keys)s.", key=key,
-                                keys=series(book_keys(), ", ")),
-                            f"layouts.{key}", "unknown_field")
+    """The box data as kept, or a RuleError naming the entry (400 shape, 422 rule)."""
+    return box_data(CatalogueSeafarers, data, catalogue_rules)
+
+
+def catalogue_rules(clean: dict) -> None:
+    """Each layout entered: its positions and spots differ, its harbours lie on the coast,
+    it holds the book's material; kept as {"layouts": {key: layout}} of those entered."""
+    layouts = {}
+    for key, entry in (clean.get("layouts") or {}).items():
+        if entry is None:
+            continue
         scenario_id, players = key.split("/")
         scenario = SCENARIOS[scenario_id]
-        clean[key] = validate_layout(scenario, scenario.layout(int(players)), int(players),
-                                     entry, f"layouts.{key}")
-    return {"layouts": clean}
+        layouts[key] = laid_out(scenario, scenario.layout(int(players)), int(players), entry,
+                                f"layouts.{key}")
+    clean["layouts"] = layouts
 
 
-# --------------------------------------------------------------------------- one layout
-def validate_layout(scenario: Scenario, layout: Layout, players: int, entry: Any,
-                    where: str) -> dict:
-    """One entered layout: {"hexes": [{q, r, terrain, number, hidden}], "harbours": [{q, r,
-    facing}]}, holding exactly the book's material for this player count."""
-    check_object(entry, ("hexes", "harbours"), where, say("A layout needs hexes and harbours."))
-    hexes = parse_hexes(entry.get("hexes"), f"{where}.hexes")
-    harbours = parse_harbours(entry.get("harbours"), hexes, f"{where}.harbours")
+def laid_out(scenario: Scenario, layout: Layout, players: int, entry: dict,
+             where: str) -> dict:
+    hexes = {}
+    for i, item in enumerate(entry["hexes"]):
+        if (item["q"], item["r"]) in hexes:
+            raise RuleError("Two hexes share one position.", f"{where}.hexes[{i}].q", DUPLICATE,
+                            422)
+        hexes[(item["q"], item["r"])] = item
+    harbours = coast_spots(entry["harbours"] or [], hexes, f"{where}.harbours")
     check_material(scenario, layout, players, hexes, harbours, where)
     return {"hexes": [hexes[h] for h in sorted(hexes, key=lambda h: (h[1], h[0]))],
             "harbours": harbours}
 
 
-def parse_hexes(raw: Any, where: str) -> dict:
-    if not isinstance(raw, list) or not raw:
-        raise RuleError("List the board's hexes: [{q, r, terrain, number}].", where)
-    if len(raw) > MAX_HEXES:
-        raise RuleError(say("A layout holds at most %(count)s hexes.", count=MAX_HEXES), where)
-    out: dict = {}
-    for i, item in enumerate(raw):
-        at = f"{where}[{i}]"
-        check_object(item, HEX_FIELDS, at, say("Each hex needs q, r and a terrain."))
-        ignored_text(item, "label", at)
-        q = check_int(item.get("q"), f"{at}.q", "q", -COORD_LIMIT, COORD_LIMIT)
-        r = check_int(item.get("r"), f"{at}.r", "r", -COORD_LIMIT, COORD_LIMIT)
-        if (q, r) in out:
-            raise RuleError("Two hexes share one position.", f"{at}.q", DUPLICATE)
-        out[(q, r)] = parse_hex(item, q, r, at)
-    return out
-
-
-def parse_hex(item: dict, q: int, r: int, at: str) -> dict:
-    hidden = item.get("hidden")
-    if hidden is not None and not isinstance(hidden, bool):
-        raise RuleError("hidden must be true (a face-down position) or false.", f"{at}.hidden")
-    terrain, number = item.get("terrain"), item.get("number")
-    if hidden:
-        if terrain is not None or number is not None:
-            raise RuleError("A face-down position has no terrain or number yet.", f"{at}.terrain")
-        return {"q": q, "r": r, "terrain": None, "number": None, "hidden": True}
-    if terrain not in TERRAINS:
-        raise RuleError(say("Terrain must be one of: %(terrains)s.", terrains=", ".join(TERRAINS)),
-                        f"{at}.terrain")
-    if terrain in PRODUCING:
-        if number not in NUMBERS:
-            raise RuleError("A producing tile needs a number chip: 2 to 12 but not 7.",
-                            f"{at}.number")
-    elif number is not None:
-        raise RuleError(say("A %(terrain)s tile takes no number chip.",
-                            terrain=terrain_word(terrain)), f"{at}.number")
-    return {"q": q, "r": r, "terrain": terrain, "number": number, "hidden": False}
-
-
-def parse_harbours(raw: Any, hexes: dict, where: str) -> list[dict]:
-    if raw is None:
-        raw = []
-    if not isinstance(raw, list):
-        raise RuleError("harbours must be a list of {q, r, facing}.", where)
+def coast_spots(spots: list[dict], hexes: dict, where: str) -> list[dict]:
     out, seen = [], set()
-    for i, item in enumerate(raw):
-        at = f"{where}[{i}]"
-        check_object(item, HARBOUR_FIELDS, at, say("Each harbour needs q, r, facing."))
-        ignored_text(item, "type", at)
-        q = check_int(item.get("q"), f"{at}.q", "q", -COORD_LIMIT, COORD_LIMIT)
-        r = check_int(item.get("r"), f"{at}.r", "r", -COORD_LIMIT, COORD_LIMIT)
-        facing = check_int(item.get("facing"), f"{at}.facing", "facing", 0, MAX_FACING)
+    for i, spot in enumerate(spots):
+        at, (q, r, facing) = f"{where}[{i}]", (spot["q"], spot["r"], spot["facing"])
         sea = hexes.get((q, r))
         if sea is None or sea["terrain"] != "sea":
-            raise RuleError("A harbour lies on a sea hex of the layout.", f"{at}.q", OFF_COAST)
+            raise RuleError("A harbour lies on a sea hex of the layout.", f"{at}.q", OFF_COAST,
+                            422)
         land = hexes.get(hexgrid.step((q, r), facing))
         if land is None or land["terrain"] == "sea":
             raise RuleError("A harbour faces a land hex (or a face-down position).",
-                            f"{at}.facing", OFF_COAST)
+                            f"{at}.facing", OFF_COAST, 422)
         if (q, r, facing) in seen:
-            raise RuleError("Two harbours share one spot.", at, DUPLICATE)
+            raise RuleError("Two harbours share one spot.", at, DUPLICATE, 422)
         seen.add((q, r, facing))
-        out.append({"q": q, "r": r, "facing": facing})
+        out.append(spot)
     return out
-
-
-def ignored_text(item: dict, key: str, at: str) -> None:
-    """A hex's label and a harbour's type, as a setup answers them, are taken and ignored (the
-    app labels the hexes and deals the harbour pieces itself), but only as text."""
-    if item.get(key) is not None and not isinstance(item[key], str):
-        raise RuleError(say("%(key)s is ignored here, but must be a text when given.", key=key),
-                        f"{at}.{key}")
 
 
 def check_material(scenario, layout, players, hexes, harbours, where) -> None:
@@ -169,26 +173,27 @@ def check_material(scenario, layout, players, hexes, harbours, where) -> None:
     for terrain in TERRAINS:
         want, have = layout.tiles.get(terrain, 0), tiles.get(terrain, 0)
         if want != have:
-            raise RuleError(say("%(name)s lists %(count)s %(terrain)s tiles face up; the layout "
-                                "has %(have)s.", name=name, count=want,
+            raise RuleError(say("%(scenario)s lists %(want)s %(terrain)s tiles face up; the "
+                                "layout has %(have)s.", scenario=name, want=want,
                                 terrain=terrain_word(terrain), have=have),
-                            f"{where}.hexes", "wrong_material")
+                            f"{where}.hexes", "wrong_material", 422)
     hidden = sum(1 for h in hexes.values() if h["hidden"])
     if hidden != sum(layout.hidden_tiles.values()):
-        raise RuleError(say("%(name)s has %(count)s face-down positions; the layout has "
-                            "%(have)s.", name=name, count=sum(layout.hidden_tiles.values()),
-                            have=hidden), f"{where}.hexes", "wrong_material")
+        raise RuleError(say("%(scenario)s has %(want)s face-down positions; the layout has "
+                            "%(have)s.", scenario=name, want=sum(layout.hidden_tiles.values()),
+                            have=hidden), f"{where}.hexes", "wrong_material", 422)
     chips = Counter(h["number"] for h in hexes.values() if h["number"] is not None)
     for number in NUMBERS:
         want, have = layout.chips.get(number, 0), chips.get(number, 0)
         if want != have:
-            raise RuleError(say("%(name)s lists %(count)s number chips of %(number)s; the "
-                                "layout has %(have)s.", name=name, count=want, number=number,
-                                have=have), f"{where}.hexes", "wrong_material")
+            raise RuleError(say("%(scenario)s lists %(want)s number chips of %(number)s; the "
+                                "layout has %(have)s.", scenario=name, want=want, number=number,
+                                have=have), f"{where}.hexes", "wrong_material", 422)
     if len(harbours) != sum(layout.harbours.values()):
-        raise RuleError(say("%(name)s lists %(count)s harbours; the layout has %(have)s harbour "
-                            "spots.", name=name, count=sum(layout.harbours.values()),
-                            have=len(harbours)), f"{where}.harbours", "wrong_material")
+        raise RuleError(say("%(scenario)s lists %(want)s harbours; the layout has %(have)s "
+                            "harbour spots.", scenario=name, want=sum(layout.harbours.values()),
+                            have=len(harbours)), f"{where}.harbours",
+                        "wrong_material", 422)
 
 
 # --------------------------------------------------------------------------- setups

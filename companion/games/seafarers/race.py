@@ -60,10 +60,28 @@ def settle(state: dict, result: dict) -> None:
         return
     state["finished"] = True
     table = state["table"] = dict(state["table"])   # (a sheet change shares the old table)
-    table["notices"] = [*table.get("notices", []), say(
+    notice = say(
         "%(player)s has %(vp)s victory points on their own turn (the target is %(target)s): "
         "%(player)s wins and the game is over.", player=winner, vp=total_of(result, winner),
-        target=result["target_vp"])]
+        target=result["target_vp"])
+    table["notices"] = [*table.get("notices", []), notice]
+    table["race_won"] = {"player": winner, "notice": notice}
+
+
+def won_by_race(state: dict) -> bool:
+    """Whether the play ended because the player whose turn it was stood at the target."""
+    return bool(state["finished"] and state["table"].get("race_won"))
+
+
+def reopen(state: dict, result: dict) -> None:
+    """An undo took back the change that won the race: when the player whose turn it is no
+    longer stands at the target, the game goes on (their turn, the win's notice gone)."""
+    if not won_by_race(state) or race_winner(result) is not None:
+        return
+    state["finished"] = False
+    table = state["table"] = dict(state["table"])
+    won = table.pop("race_won")
+    table["notices"] = [n for n in table.get("notices", []) if n != won["notice"]]
 
 
 def race_winner(result: dict) -> str | None:

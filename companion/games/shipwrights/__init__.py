@@ -10,30 +10,38 @@ Parts: ``rules`` (fixed facts), ``catalogue`` (box data), ``setup``, ``heroes`` 
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import Field, create_model, model_validator
+from pydantic import AfterValidator, Field, create_model, model_validator
 
-from ..bodies import Body, refuse, whole
+from ..bodies import Body, refuse, text, whole
 from ..errors import say
 from ..protocol import Game
 from . import box_values, play
 from .catalogue import (
     MAX_NEMESIS,
-    MAX_VP,
-    empty_catalogue,
-    parse_track_vp,
+    MAX_TEXT,
+    CatalogueShipwrights,
+    TrackVp,
+    catalogue_rules,
     track_vp_question,
     validate_catalogue,
 )
 from .events import EVENTS
 from .heroes import Markers, adjudicate_heroes, award_heroes
-from .rules import OPTIONS, PHASES, ROUNDS, SCORING_SPACES, TRACKS
-from .scoring import SHEET_FIELDS, parse_solo_opponent, score
-from .setup import build_setup, parse_nemesis_option
+from .rules import OPTIONS, PHASES, ROUNDS, TRACKS
+from .scoring import SHEET_FIELDS, tally
+from .setup import build_setup
 
-TrackVp = Annotated[dict[Literal[SCORING_SPACES], whole(0, MAX_VP)], Field(
-    description="VP per scoring space 15 to 18; spaces left out are not known yet.")]
+
+def _once(ids: list[str]) -> list[str]:
+    """Each id once (the schema's uniqueItems): the second of two is to blame."""
+    for i, card in enumerate(ids):
+        if card in ids[:i]:
+            raise refuse(say("Each Nemesis card id must be named once."), i)
+    return ids
+
+
 SoloOpponent = create_model(
     "ShipwrightsSoloOpponent", __base__=Body,
     __doc__="Solo scoring: the opponent's heroes, Round Card VP and markers",
@@ -43,7 +51,8 @@ SoloOpponent = create_model(
 OPTION_TYPES = {
     "track_vp": Annotated[TrackVp | None, Field(description="over the box data's")],
     "solo_opponent": SoloOpponent | None,
-    "nemesis": Annotated[list[str] | None, Field(max_length=MAX_NEMESIS, json_schema_extra={
+    "nemesis": Annotated[Annotated[list[text(MAX_TEXT)], AfterValidator(_once)] | None, Field(
+        max_length=MAX_NEMESIS, json_schema_extra={
         "uniqueItems": True}, description="Solo: the box data's Nemesis card ids to play "
         "against (an id the box data lacks, or more than one player, is a 422)")]}
 
@@ -78,28 +87,15 @@ class ShipwrightsGame(Game):
                          "track icon of each of the 6 Huts, the VP of track spaces 15-18 and "
                          "the 4 Nemesis cards' icons: all printed only on the cards.")
 
-    def parse_options(self, options: Any) -> dict:
-        """The options, the structured ones (option_passthrough) checked too, wherever they
-        arrive: a setup, a score and a new play refuse the same bad value alike."""
-        parsed = super().parse_options(options)
-        parse_nemesis_option(parsed.get("nemesis"))
-        if parsed.get("track_vp") is not None:
-            parse_track_vp(parsed["track_vp"], "options.track_vp")
-        parse_solo_opponent(parsed.get("solo_opponent"))
-        return parsed
-
     def setup(self, players: list[str], options: dict, rng: random.Random,
               catalogue: dict) -> dict:
         return build_setup(players, options, rng, catalogue)
 
-    def score(self, body: Any, catalogue: dict) -> dict:
-        return score(body, validate_catalogue(catalogue or {}))
+    def tally(self, request: dict, catalogue: dict) -> dict:
+        return tally(request, validate_catalogue(catalogue or {}))
 
-    def empty_catalogue(self) -> dict:
-        return empty_catalogue()
-
-    def validate_catalogue(self, data: Any) -> dict:
-        return validate_catalogue(data)
+    catalogue_type = CatalogueShipwrights
+    catalogue_rules = staticmethod(catalogue_rules)
 
     box_value_type = box_values.ShipwrightsTrackVp
 
@@ -154,7 +150,7 @@ class ShipwrightsGame(Game):
     events = EVENTS
 
     def score_body(self, state: dict) -> dict:
-        return play.score_body(state)
+        return play.score_body(state, super().score_body(state))
 
     def adjudicate_heroes(self, body: Any) -> dict:
         """``POST /games/shipwrights/heroes`` (the same as the module-level function; the

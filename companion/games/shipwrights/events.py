@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, create_model
+from pydantic import ConfigDict, Field, model_validator
 
-from ..bodies import SPACE, Body, On, Player, delta, or_blank, text, whole
+from ..bodies import SPACE, Body, On, Player, delta, or_blank, refuse, text, whole
 from ..errors import say
-from .catalogue import MAX_ICONS, MAX_TEXT, MAX_TRADES, MAX_VP
+from .catalogue import MAX_ICONS, MAX_TEXT, MAX_TRADES, MAX_VP, Icons, Text
 from .play import apply_reveal, apply_track
-from .rules import DRAFT_DIRECTIONS, TRACK_END, TRACKS
+from .rules import DRAFT_DIRECTIONS, TRACK_END, TRACKS, track_name
 
 Icon = whole(0, MAX_ICONS)
-Icons = create_model("ShipwrightsIcons", __base__=Body, **{t: (Icon, ...) for t in TRACKS})
 # one text of trades split at ';' and line ends: blank pieces are skipped, the others are
 # trades of at most MAX_TEXT characters (their surrounding spaces aside), MAX_TRADES at most
 _MARK, _BLANK = f"[^;\\n{SPACE}]", f"[{SPACE.replace(chr(92) + 'u000a', '')}]*"
@@ -34,16 +33,28 @@ class ShipwrightsReveal(Body):
     draft and solo_vp the play needs depends on its player count (one left out is a 422
     missing_value). A form sends the three tracks' icons as fields of their own."""
     model_config = ConfigDict(json_schema_extra=REVEAL_RULE)
-    id: or_blank(text(MAX_TEXT, say("The card's id"))) = None
-    name: or_blank(text(MAX_TEXT, say("The card's name"))) = None
+    id: or_blank(text(MAX_TEXT, say("The card's id"), collapse=True)) = None
+    name: or_blank(text(MAX_TEXT, say("The card's name"), collapse=True)) = None
     icons: Icons | Literal[""] | None = None
     solo_vp: or_blank(whole(0, MAX_VP, say("The solo VP"))) = None
     draft: or_blank(Literal[DRAFT_DIRECTIONS]) = None
-    trades: or_blank(Annotated[list[text(MAX_TEXT)], Field(max_length=MAX_TRADES)]
+    trades: or_blank(Annotated[list[Text], Field(max_length=MAX_TRADES)]
                      | Annotated[str, Field(pattern=TRADES_TEXT)]) = None
     military: Icon | Literal[""] = None
     trade: Icon | Literal[""] = None
     renown: Icon | Literal[""] = None
+
+    @model_validator(mode="after")
+    def icons_one_way(self):
+        flat = [t for t in TRACKS if getattr(self, t) not in (None, "")]
+        if flat and self.icons not in (None, ""):
+            raise refuse(say("Send the icons either as icons or as military, trade and renown, "
+                             "not both."), flat[0])
+        missing = [t for t in TRACKS if t not in flat]
+        if flat and missing:
+            raise refuse(say("The number of %(track)s icons is needed (0 where the card shows "
+                             "none).", track=track_name(missing[0])), missing[0])
+        return self
 
 
 class ShipwrightsTrackMove(Body):

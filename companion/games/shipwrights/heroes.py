@@ -31,16 +31,11 @@ Markers = create_model("ShipwrightsMarkers", __base__=Body,
 
 
 class HeroesRequest(Body):
-    """Every player's (and the neutral's) three marker positions, by name (1 to 5 players;
-    more is a 422). A name that spells 'neutral', or equals another once normalised, is a
-    400."""
+    """Every player's (and the neutral's) three marker positions, by name. Rules, a 422
+    each: 1 to 5 players, no name that spells 'neutral' or equals another once
+    normalised."""
     tracks: dict[Name, Markers]          # (1 to 5 of them: a rule, 422)
     neutral: Markers | None = None
-
-
-def parse_positions(raw: Any, where: str) -> dict:
-    """Marker positions {military, trade, renown}, each 0..18; all three required."""
-    return given(check(Markers, raw, where))
 
 
 def adjudicate_heroes(body: Any) -> dict:
@@ -54,11 +49,11 @@ def adjudicate_heroes(body: Any) -> dict:
     for key, positions in raw_tracks.items():
         name = check_name(key, f"tracks.{key}")
         if look_alike(name, NEUTRAL):
-            raise RuleError(say("'%(name)s' cannot name a player here.", name=key),
-                            f"tracks.{key}", "reserved_name")
+            raise RuleError(say("'%(name)s' cannot name a player here.", name=key), f"tracks.{key}",
+                            "reserved_name", 422)
         if any(look_alike(name, other) for other in tracks):   # another key, as people see it
-            raise RuleError(say("'%(name)s' cannot name a player here.", name=key),
-                            f"tracks.{key}", "duplicate_name")
+            raise RuleError(say("'%(name)s' cannot name a player here.", name=key), f"tracks.{key}",
+                            "duplicate_name", 422)
         tracks[name] = given(positions)
     neutral = None if request.neutral is None else given(request.neutral)
     if neutral is not None and not has_neutral_player(len(tracks)):

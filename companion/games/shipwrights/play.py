@@ -13,17 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import RuleError
+from ..bodies import given
+from ..errors import RuleError, say
 from ..inputs import player_of
-from ..messages import Message, say, series
-from .catalogue import (
-    CATALOGUE_PAGE,
-    find_round_card,
-    missing_card_value,
-    parse_icons,
-    parse_round_card,
-    validate_catalogue,
-)
+from ..messages import Message, series
+from .catalogue import CATALOGUE_PAGE, find_round_card, validate_catalogue
 from .heroes import award_heroes, hand_out_sentences
 from .phases import ACTIONS_STEPS, FINAL_STEPS, INCOME_STEPS, draft_sentences
 from .rules import (
@@ -149,14 +143,19 @@ def required_card_fields(player_count: int) -> tuple[str, ...]:
     return ("icons",) if player_count == 2 else ("draft",)
 
 
+CARD_NEEDS = {"icons": say("its Progress Track icons"),
+              "solo_vp": say("the VP it gives the solo opponent"),
+              "draft": say("its draft direction")}
+
+
 def apply_reveal(state: dict, data: ShipwrightsReveal) -> dict:
     """The table types in the revealed card (when the catalogue could not deal one)."""
     check_open(state)
-    data = form_friendly_card(data.model_dump(exclude_unset=True))
-    card = parse_round_card(data, "data", ())
+    card = typed_card(data)
     for key in required_card_fields(len(state["players"])):
         if card[key] is None:      # what a card must show depends on the play's player count
-            raise RuleError(missing_card_value(key, "data"), f"data.{key}", "missing_value", 422)
+            raise RuleError(say("Enter %(what)s: this play needs it from the card.",
+                                what=CARD_NEEDS[key]), f"data.{key}", "missing_value", 422)
     table = state["table"]
     if state["phase"] != "reveal" or table["round_card"] is not None:
         raise RuleError(say("Round %(round)s's Round Card is already revealed; undo to correct "
@@ -164,17 +163,18 @@ def apply_reveal(state: dict, data: ShipwrightsReveal) -> dict:
     return reveal_card(state, card, "table")
 
 
-def form_friendly_card(data: dict) -> dict:
-    """Also take a page form's flat fields: military/trade/renown beside the card's other
-    fields, empty texts for values left out, and trades as one text split on ";" or lines."""
-    data = {key: value for key, value in data.items() if value != ""}
-    if "icons" not in data and any(track in data for track in TRACKS):
-        data["icons"] = parse_icons({t: data.pop(t) for t in TRACKS if t in data}, "data")
-    if isinstance(data.get("trades"), str):
-        # (each trade as typed, its surrounding spaces aside: they are dropped when it is kept)
-        data["trades"] = [t.strip() for t in data["trades"].replace("\n", ";").split(";")
-                          if t.strip()]
-    return data
+def typed_card(data: ShipwrightsReveal) -> dict:
+    """The card as the catalogue keeps one: the form's three icon fields as its icons, a text
+    of trades as one per line or ';' (blank pieces skipped, spaces collapsed)."""
+    icons = given(data.icons) if data.icons else None
+    if data.military not in (None, ""):
+        icons = {track: getattr(data, track) for track in TRACKS}
+    trades = data.trades
+    if isinstance(trades, str):
+        trades = [" ".join(t.split()) for t in trades.replace("\n", ";").split(";")
+                  if t.strip()]
+    return {"id": data.id, "name": data.name, "icons": icons, "solo_vp": data.solo_vp,
+            "draft": data.draft, "trades": trades or None}
 
 
 def reveal_card(state: dict, card: dict, source: str) -> dict:
@@ -334,15 +334,12 @@ def who(player: str) -> Message | str:
 
 
 # --------------------------------------------------------------------------- scoring
-def score_body(state: dict) -> dict:
-    """The scoring request: sheets with the table's track positions, the catalogue's track VP
-    and, solo, the opponent once all 5 Round Cards' VP are known."""
+def score_body(state: dict, body: dict) -> dict:
+    """The scoring request (``body``: the sheets, filled): with the table's track positions,
+    the catalogue's track VP and, solo, the opponent once all 5 Round Cards' VP are known."""
     table, options = state["table"], dict(state["options"])
-    players = []
-    for name in player_names(state):
-        sheet = dict(state["sheets"].get(name, {}))
-        sheet["tracks"] = dict(table["tracks"][name])
-        players.append({"name": name, "sheet": sheet})
+    for player in body["players"]:
+        player["sheet"]["tracks"] = dict(table["tracks"][player["name"]])
     given = options.get("track_vp") if isinstance(options.get("track_vp"), dict) else {}
     track_vp = {**catalogue_of(state)["track_vp"], **given}
     if track_vp:
@@ -350,7 +347,7 @@ def score_body(state: dict) -> dict:
     opponent = solo_opponent(state)
     if opponent is not None and "solo_opponent" not in options:
         options["solo_opponent"] = opponent
-    return {"players": players, "options": options}
+    return {"players": body["players"], "options": options}
 
 
 def solo_opponent(state: dict) -> dict | None:

@@ -75,10 +75,9 @@ def track_name(track: str) -> Message:
     return TRACK_LABELS[track]
 
 
-# Setup options (structured ones are validated by the game: see option_passthrough).
+# Setup options (the structured ones are declared as types: shipwrights.OPTION_TYPES).
 OPTIONS = (
     Option("nemesis_cards", say("Nemesis cards (solo): how many to add at random"), kind="int",
            default=0, minimum=0, maximum=4,
            help=say("Solo only. Or send options.nemesis: a list of catalogue Nemesis ids.")),
 )
-OPTION_PASSTHROUGH = ("track_vp", "solo_opponent", "nemesis")

@@ -1,95 +1,33 @@
 """End-game scoring: the rulebook's six rows, longship bonuses, track VP, the solo opponent."""
 from __future__ import annotations
 
-from typing import Any
-
 from ..box_questions import Unknowns
-from ..errors import RuleError, impossible
-from ..inputs import MAX_NUMBER, SheetField, check_int, parse_options, parse_score_players
-from ..messages import Message, say, series
+from ..errors import RuleError, impossible, say
+from ..inputs import SheetField
+from ..messages import Message, series
 from ..ranking import Tiebreak, score_response
-from .catalogue import parse_track_vp, reject_unknown, require_object, track_vp_question
-from .heroes import parse_positions
+from .catalogue import track_vp_question
 from .rules import (
     BONUS_LABELS,
     BONUS_TYPES,
-    OPTION_PASSTHROUGH,
-    OPTIONS,
-    ROUNDS,
     SOLO_VP_PER_HERO,
     TRACK_END,
     TRACK_LABELS,
     TRACKS,
     track_name,
 )
-from .setup import parse_nemesis_option
 
 MAX_BONUS_LONGSHIPS = 30
 
 
-class BonusListField(SheetField):
-    """A list of longship bonus types, one entry per constructed bonus longship.
-
-    kind "choices": a list of strings from ``choices``; a form may also send counts per type
-    ({"raid_cards": 2}), which become the list."""
-
-    def empty(self) -> Any:
-        return []
-
-    def settle(self, value: Any, where: str) -> Any:
-        return self.parse(value, where)
-
-    def parse(self, value: Any, where: str) -> Any:
-        if isinstance(value, str):
-            value = text_to_counts(value, where)
-        if isinstance(value, dict):
-            value = counts_to_list(value, where, self.choices)
-            if len(value) > self.max_items:     # counts that each fit but not together
-                raise RuleError(say("%(row)s: the box holds at most %(count)s such "
-                                    "Longships.", row=self.label, count=self.max_items),
-                                where, "too_many_pieces", 422)
-        if not isinstance(value, list) or len(value) > self.max_items:
-            raise RuleError(say("%(row)s must be a list of at most %(count)s bonus types.",
-                                row=self.label, count=self.max_items), where)
-        for i, item in enumerate(value):
-            if item not in self.choices:
-                raise RuleError(say("%(row)s: each entry must be one of %(choices)s.",
-                                    row=self.label, choices=", ".join(self.choices)),
-                                f"{where}[{i}]")
-        return list(value)
-
-
-def text_to_counts(text: str, where: str) -> dict:
-    """A form's text: "raid_cards, upgrades=2" (brackets and quotes are ignored)."""
-    for junk in "[]'\"":
-        text = text.replace(junk, " ")
-    counts: dict[str, Any] = {}
-    for item in text.replace(";", ",").replace(" ", ",").split(","):
-        if not item.strip():
-            continue
-        kind, _, count = item.strip().partition("=")
-        counts[kind] = counts.get(kind, 0) + check_int(count or 1, f"{where}.{kind}", A_COUNT,
-                                                        0, MAX_BONUS_LONGSHIPS)
-    return counts
-
-
-def counts_to_list(counts: dict, where: str, choices: tuple) -> list[str]:
-    for key in counts:
-        if key not in choices:
-            raise RuleError(say("Unknown longship bonus '%(key)s'.", key=key),
-                            f"{where}.{key}", "unknown_field")
-    return [kind for kind in choices
-            for _ in range(check_int(counts.get(kind, 0), f"{where}.{kind}", A_COUNT, 0,
-                                     MAX_BONUS_LONGSHIPS))]
-
-
-A_COUNT = say("A count")
-
-
 def bonus_of(*kinds: str):
     """Whether a sheet's bonus Longships include one of ``kinds`` (which read this count)."""
-    return lambda sheet: isinstance(sheet.get("longship_bonuses"), list) and any(
-        kind in sheet["longship_bonuses"] for kind in kinds)
+    def needs(sheet: dict) -> bool:
+        bonuses = sheet.get("longship_bonuses")       # one entry each, or counts per kind
+        if isinstance(bonuses, dict):
+            bonuses = [kind for kind, count in bonuses.items() if count]
+        return isinstance(bonuses, list) and any(kind in bonuses for kind in kinds)
+    return needs
 
 
 SETS = "raid_trade_upgrade_sets"
@@ -99,9 +37,9 @@ SETS = "raid_trade_upgrade_sets"
 END = {"end_game": True}
 SHEET_FIELDS = (
     SheetField("longships_vp", say("Longships: VP printed on constructed Longships"), **END),
-    BonusListField("longship_bonuses", say("Longships with an end-game bonus (one entry each)"),
-                   kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS, **END,
-                   key_labels=tuple(BONUS_LABELS.items())),
+    SheetField("longship_bonuses", say("Longships with an end-game bonus (one entry each)"),
+               kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS, **END,
+               key_labels=tuple(BONUS_LABELS.items())),
     SheetField("unique_buildings", say("Unique Buildings (Huts count)"), **END,
                needed=bonus_of("unique_buildings")),
     SheetField("unique_longships", say("Unique Longships (Eikjas count)"), **END,
@@ -127,14 +65,10 @@ TIEBREAKS = (Tiebreak(say("Oak, Wool and Iron"), lambda r: r["resources"]),
              Tiebreak(say("Workers"), lambda r: r["workers"]))
 
 
-def score(body: Any, catalogue: dict) -> dict:
-    body = require_object(body, None, say("The request"))
-    reject_unknown(body, ("players", "options"), "")
-    options = parse_options(OPTIONS, body.get("options"), passthrough=OPTION_PASSTHROUGH)
-    parse_nemesis_option(options.get("nemesis"))
-    track_vp = merged_track_vp(options.get("track_vp"), catalogue)
-    opponent = parse_solo_opponent(options.get("solo_opponent"))
-    players = parse_score_players(body, SHEET_FIELDS, options, 1, 5)
+def tally(body: dict, catalogue: dict) -> dict:
+    options, players = body["options"], body["players"]
+    track_vp = {**catalogue.get("track_vp", {}), **(options.get("track_vp") or {})}
+    opponent = options.get("solo_opponent")
     if opponent is not None and len(players) != 1:
         raise RuleError("The solo opponent only plays against a single player.",
                         "options.solo_opponent", "not_solo", 422)
@@ -163,12 +97,6 @@ def check_box_cards(players: list[dict]) -> None:
                                  "%(total)s (%(who)s).", count=limit, cards=label,
                                  total=total, who=counts),
                              [f"players[{i}].sheet.{key}" for i in held])
-
-
-def merged_track_vp(raw: Any, catalogue: dict) -> dict:
-    """The catalogue's track VP, overridden space by space by options.track_vp."""
-    given = {} if raw is None else parse_track_vp(raw, "options.track_vp")
-    return {**catalogue.get("track_vp", {}), **given}
 
 
 # --------------------------------------------------------------------------- one player
@@ -248,24 +176,6 @@ def track_points(positions: dict, track_vp: dict, unknowns: Unknowns) -> tuple[i
 
 
 # --------------------------------------------------------------------------- solo
-def parse_solo_opponent(raw: Any) -> dict | None:
-    if raw is None:
-        return None
-    where = "options.solo_opponent"
-    raw = require_object(raw, where, say("The solo opponent"))
-    reject_unknown(raw, ("heroes_won", "round_card_vp", "tracks"), where)
-    vps = raw.get("round_card_vp")
-    if not isinstance(vps, list) or len(vps) != ROUNDS:
-        raise RuleError(say("round_card_vp must list the VP of all %(count)s Round Cards.",
-                            count=ROUNDS), f"{where}.round_card_vp")
-    return {"heroes_won": check_int(raw.get("heroes_won"), f"{where}.heroes_won",
-                                    say("Heroes the opponent won"), 0, len(TRACKS)),
-            "round_card_vp": [check_int(v, f"{where}.round_card_vp[{i}]",
-                                        say("A Round Card's VP"), 0, MAX_NUMBER)
-                              for i, v in enumerate(vps)],
-            "tracks": parse_positions(raw.get("tracks"), f"{where}.tracks")}
-
-
 def opponent_result(opponent: dict, track_vp: dict, unknowns: Unknowns) -> dict:
     tracks, note, _ = track_points(opponent["tracks"], track_vp, unknowns)
     categories = {"heroes": SOLO_VP_PER_HERO * opponent["heroes_won"],

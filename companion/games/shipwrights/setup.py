@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..errors import RuleError
 from ..messages import Message, join_names, say, series
 from ..names import look_alike
 from .catalogue import (
     CATALOGUE_PAGE,
-    MAX_NEMESIS,
     find_nemesis,
     hut_track,
     missing_hut_note,
@@ -50,7 +48,7 @@ def check_no_neutral_name(players: list[str]) -> None:
     for i, name in enumerate(players):
         if look_alike(name, NEUTRAL):
             raise RuleError("'Neutral' is the name of the neutral player's markers; pick "
-                            "another name.", f"players[{i}]", "reserved_name")
+                            "another name.", f"players[{i}]", "reserved_name", 422)
 
 
 def deal_round_cards(rng: random.Random, catalogue: dict) -> list[str]:
@@ -59,30 +57,13 @@ def deal_round_cards(rng: random.Random, catalogue: dict) -> list[str]:
 
 
 # --------------------------------------------------------------------------- nemesis
-def parse_nemesis_option(raw: Any) -> list[str] | None:
-    """options.nemesis: chosen catalogue Nemesis ids (solo), or None."""
-    if raw is None:
-        return None
-    if not isinstance(raw, list) or len(raw) > MAX_NEMESIS:
-        raise RuleError(say("options.nemesis must list at most %(count)s Nemesis card ids.",
-                            count=MAX_NEMESIS), "options.nemesis")
-    for i, card_id in enumerate(raw):
-        if not isinstance(card_id, str) or raw.index(card_id) != i:
-            raise RuleError("Each Nemesis card id must be a text, named once.",
-                            f"options.nemesis[{i}]")
-    return list(raw)
-
-
 def choose_nemesis(players: list[str], options: dict, rng: random.Random,
                    catalogue: dict) -> list[dict]:
-    chosen = parse_nemesis_option(options.get("nemesis"))
+    chosen = options.get("nemesis")
     count = options.get("nemesis_cards") or 0
     field = "options.nemesis" if chosen else "options.nemesis_cards"
     if (chosen or count) and len(players) != 1:
         raise RuleError("Nemesis cards are only for a solo game.", field, "not_solo", 422)
-    if chosen and count:
-        raise RuleError("Either choose Nemesis cards by id or ask for a number of them, not "
-                        "both.", "options.nemesis_cards")
     if chosen:
         return [chosen_nemesis(catalogue, card_id, i) for i, card_id in enumerate(chosen)]
     known = catalogue["nemesis"]
