@@ -18,6 +18,7 @@ from ..store import PlayRow
 from ..tokens import bearer_token, token_role
 from . import service
 from .changes import REPLAYED_HEADER, idempotency_key
+from .documents import forget_documents
 from .jsoncheck import check_json
 from .links import play_links, share_link
 from .openapi import openapi_document
@@ -157,6 +158,7 @@ def delete_play(play_id):
     else:
         row = authorised(play_id, "edit")
     service().store.delete_play(row.id)
+    forget_documents(row.id)
     return Response(status=204)
 
 

@@ -33,6 +33,7 @@ from .changes import (
     device_header,
     idempotency_key,
 )
+from .documents import forget_documents
 from .forms import coerce, event_body, new_play_body
 from .jsoncheck import uploaded_json
 from .links import share_link
@@ -222,6 +223,7 @@ def _delete(row: PlayRow, token: str | None):
     if request.method == "POST":
         service().store.delete_play(row.id)
         forget_play(row.id)
+        forget_documents(row.id)
         return render_template("plays/deleted.html", game=game, row=row)
     return render_template("plays/delete.html", game=game, row=row, token=token)
 
