@@ -135,8 +135,11 @@ class Flood:
             for status in self.status.values():
                 counts[str(status)] = counts.get(str(status), 0) + 1
             refused = [i for i, s in self.status.items() if s != 200]
+            problems: dict[str, int] = {}
+            for why in self.errors.values():
+                problems[why] = problems.get(why, 0) + 1
             return {"requested": self.count, "statuses": counts,
-                    "connect_errors": len(self.errors),
+                    "connect_errors": len(self.errors), "connect_error_kinds": problems,
                     "refused_closed_by_server": sum(i in self.closed_by_server
                                                     for i in refused),
                     "refused_with_retry_after": sum(i in self.retry_after for i in refused),

@@ -136,7 +136,8 @@ class Reply:
 class Client:
     """One keep-alive connection (a phone); reconnects after the server closed it."""
 
-    def __init__(self, base_url: str, timeout: float = 30.0):
+    def __init__(self, base_url: str, timeout: float = 30.0, source: str | None = None):
+        self.source = source      # another loopback address (127.0.0.2): another machine
         host_port = base_url.split("://", 1)[1].rstrip("/")
         self.host, _, port = host_port.partition(":")
         assert self.host in (LOOPBACK, "localhost"), "load goes to the loopback address only"
@@ -153,7 +154,9 @@ class Client:
         for attempt in (1, 2):
             reused = self.conn is not None
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+                self.conn = http.client.HTTPConnection(
+                    self.host, self.port, timeout=self.timeout,
+                    source_address=(self.source, 0) if self.source else None)
             start = time.perf_counter()
             try:
                 self.conn.request(method, path, body=data, headers=headers)
