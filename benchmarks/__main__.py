@@ -193,11 +193,14 @@ def live_figures(tmp: str, args) -> dict:
     out["more_streams_than_threads"] = [
         bench_live.thread_cliff(fresh(backends(tmp)["sqlite"], tmp, f"cliff_{wc}"), wc)
         for wc in ("gthread", "gevent")]
-    print(f"[bench] {args.flood} streams asked for from one address ...", file=sys.stderr)
-    out["stream_flood"] = bench_streams.stream_flood(
-        fresh(backends(tmp)["sqlite"], tmp, "flood"), args.flood,
-        seconds=2.0 if args.quick else 5.0)
+    out["stream_flood"] = flood_figure(tmp, args)
     return out
+
+
+def flood_figure(tmp: str, args) -> dict:
+    print(f"[bench] {args.flood} streams asked for from one address ...", file=sys.stderr)
+    return bench_streams.stream_flood(fresh(backends(tmp)["sqlite"], tmp, "flood"), args.flood,
+                                      seconds=2.0 if args.quick else 5.0)
 
 
 def wire_figures(tmp: str, args) -> dict:
@@ -266,6 +269,12 @@ def main(argv=None) -> int:
     parser.add_argument("--write-path-only", action="store_true",
                         help="only the write path under load (8 tables flat out, 3 rounds) "
                              "and undo on 5,000 vs 10 events")
+    parser.add_argument("--flood-only", action="store_true",
+                        help="only the stream flood: --flood streams asked for at once from "
+                             "one address while another table taps")
+    parser.add_argument("--pdf-only", action="store_true",
+                        help="only the PDF figures: render costs, a sheet through the app, "
+                             "other tables' taps under a PDF loop")
     parser.add_argument("--round-seconds", type=float, default=8.0,
                         help="length of each of the write path's three rounds")
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
@@ -281,6 +290,12 @@ def main(argv=None) -> int:
               "command": "make bench BENCH_ARGS='" + " ".join(argv or sys.argv[1:]) + "'",
               "backends": {}}
     with tempfile.TemporaryDirectory(prefix="nsc-bench-") as tmp:
+        if args.flood_only or args.pdf_only:
+            if args.flood_only:
+                report["live"] = {"stream_flood": flood_figure(tmp, args)}
+            if args.pdf_only:
+                report["pdf"] = bench_pdf.figures(tmp, args.quick)
+            return finish(report, started, args)
         if not args.live_only:
             report.update(write_path_figures(tmp, args))
         if args.write_path_only:
