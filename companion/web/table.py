@@ -132,13 +132,15 @@ def import_page():
 
 @bp.post("/api/v1/plays/import")
 def api_import():
-    from .api import json_body, state_json
+    from .api import json_body, seats_json, state_json
 
     row, tokens = import_play(json_body())
-    links = play_links(row.id, tokens)
+    links = play_links(row.id, {"edit": tokens["edit"], "view": tokens["view"]})
+    state = service().state(row)
     return {"id": row.id, "edit_token": tokens["edit"], "view_token": tokens["view"],
             "edit_url": links["edit"], "view_url": links["view"],
-            "state": state_json(row, service().state(row))}, 201, \
+            "seats": seats_json(row.id, state, tokens["seats"]),
+            "state": state_json(row, state)}, 201, \
         {"Location": url_for("api.get_play", play_id=row.id)}
 
 
