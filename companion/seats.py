@@ -78,8 +78,9 @@ def refusal(state: dict, seat: str | None, event: dict) -> RuleError | None:
     if player is not None:
         if player == seat:
             return None
-        return refused(say("This phone is %(player)s's seat: only %(other)s's own phone or the "
-                           "host's can change %(other)s's sheet.", player=seat, other=player))
+        return refused(say("This phone is %(player)s's seat: only %(other_name)s's own phone or "
+                           "the host's can change %(other_name)s's sheet.", player=seat,
+                           other_name=player))
     turn = whose_turn(state)
     if turn == seat:
         return None
