@@ -22,7 +22,9 @@ from .seats import whose_turn
 def turn_mark(state: dict) -> list:
     """What changes when a turn ends: whose it is and the game's own turn counters."""
     table = state.get("table") or {}
-    return [whose_turn(state), table.get("turn"), table.get("turns_done"), state.get("round")]
+    placed = table.get("placements")
+    return [whose_turn(state), table.get("turn"), table.get("turns_done"), state.get("round"),
+            len(placed) if isinstance(placed, list) else None]
 
 
 def ready(state: dict, clock: dict) -> dict:

@@ -15,7 +15,8 @@ from .games import get_game
 from .games.bodies import check
 from .games.errors import RuleError
 from .plays import new_state, play_body
-from .service import Known, PlayService, summary_of, table_choices
+from .seats import table_choices
+from .service import Known, PlayService, summary_of
 from .store import PlayRow
 from .tokens import new_play_id, play_tokens, token_hash
 

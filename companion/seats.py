@@ -49,10 +49,12 @@ def seat_name(state: dict, seat: int | None) -> str | None:
 
 def whose_turn(state: dict) -> str | None:
     """The player whose turn it is, in a game that keeps turns (its table's
-    ``current_player``); None in games without turns, between turns and once finished."""
+    ``current_player``; Reavers' pawn placement: ``next_player``); None in games without
+    turns, between turns (Reavers' cleanup) and once finished."""
     if state.get("finished"):
         return None
-    current = (state.get("table") or {}).get("current_player")
+    table = state.get("table") or {}
+    current = table.get("current_player", table.get("next_player"))
     return current if isinstance(current, str) and current in names(state) else None
 
 
@@ -115,4 +117,12 @@ def refused(message: str) -> RuleError:
 def apply_edits(state: dict, data: Any) -> dict:
     """The ``seat_edits`` event: the host changes who may edit what."""
     state["seat_edits"] = data.edits
+    return state
+
+
+def table_choices(state: dict, request) -> dict:
+    """A new play's state with what the table chose besides the game: who may change what
+    (companion.seats) and the starting phone's UTC offset (local dates in the exports)."""
+    state["seat_edits"] = request.seat_edits or DEFAULT_EDITS
+    state["utc_offset_min"] = request.utc_offset_min
     return state

@@ -5,11 +5,9 @@ Takes the store as an argument; the pure rules live in companion.games and compa
 from __future__ import annotations
 
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from threading import Lock
 
 from sqlalchemy.exc import IntegrityError
 
@@ -26,13 +24,13 @@ from .plays import (
     replay,
     score_of,
 )
-from .seats import DEFAULT_EDITS, check_change, check_taking_back, seat_name
+from .seats import check_change, seat_name, table_choices
 from .service_undo import TakingBack
 from .snapshots import rules_fingerprint
+from .state_cache import StateCache
 from .store import Conflict, KeyRecord, PlayRow, Store, Write, now
 from .tokens import new_play_id, play_tokens, token_hash
 
-CACHE_SIZE = 512
 # A snapshot of the state is kept every this many events (at most): a cold read or an undo
 # replays fewer events than this after the nearest snapshot, whatever the log's length.
 SNAPSHOT_EVERY = 50
@@ -69,29 +67,6 @@ class Known:
     head (0: none, the initial state), so a write knows when the next snapshot is due."""
     state: dict
     snapped: int
-
-
-class StateCache:
-    """Known states by (play id, version): replay once, then every read and write is cheap."""
-
-    def __init__(self, size: int = CACHE_SIZE):
-        self.size = size
-        self._items: OrderedDict = OrderedDict()
-        self._lock = Lock()
-
-    def get(self, key):
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        return None
-
-    def put(self, key, state) -> None:
-        with self._lock:
-            self._items[key] = state
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
 
 
 class PlayService(TakingBack):
@@ -308,20 +283,6 @@ class PlayService(TakingBack):
         snapped = self._snapshot_due(write, row.head + 1, after, snapped)
         return Done(written, dict(after, version=version), snapped=snapped)
 
-    def _check_moved_over(self, write: Write, step: int) -> None:
-        """A seat's undo or redo of the table's latest change (the head moved): the change it
-        takes back or puts back must be one this seat may make (companion.seats)."""
-        if write.seat is None:
-            return
-        row = write.row
-        state = self.known(row, write).state
-        if step < 0:
-            found = self.store.undo_candidates(row.id, row.head, None, conn=write.conn)
-            target = next((e for e in found if e["position"] == row.head), None)
-        else:
-            target = self.store.event_after_head(row.id, row.head, conn=write.conn)
-        check_taking_back(state, seat_name(state, write.seat), target, own=False)
-
     @contextmanager
     def _writing(self, play_id: str, check: Check | None = None,
                  seat: int | None = None) -> Iterator[Write]:
@@ -394,14 +355,6 @@ class PlayService(TakingBack):
         if done.replayed is None:
             self.cache.put((done.row.id, done.row.version), Known(done.state, done.snapped))
         return done
-
-
-def table_choices(state: dict, request) -> dict:
-    """A new play's state with what the table chose besides the game: who may change what
-    (companion.seats) and the starting phone's UTC offset (local dates in the exports)."""
-    state["seat_edits"] = request.seat_edits or DEFAULT_EDITS
-    state["utc_offset_min"] = request.utc_offset_min
-    return state
 
 
 def initial_of(row: PlayRow) -> dict:

@@ -80,6 +80,20 @@ class TakingBack:
             done = self._keep(write, key, done, answer)
         return self._remember(done)
 
+    def _check_moved_over(self, write: Write, step: int) -> None:
+        """A seat's undo or redo of the table's latest change (the head moved): the change it
+        takes back or puts back must be one this seat may make (companion.seats)."""
+        if write.seat is None:
+            return
+        row = write.row
+        state = self.known(row, write).state
+        if step < 0:
+            found = self.store.undo_candidates(row.id, row.head, None, conn=write.conn)
+            target = next((e for e in found if e["position"] == row.head), None)
+        else:
+            target = self.store.event_after_head(row.id, row.head, conn=write.conn)
+        check_taking_back(state, seat_name(state, write.seat), target, own=False)
+
     def _plan(self, which: str, state: dict, events: list[dict], device: str | None,
               row: PlayRow, write: Write | None = None) -> dict:
         if which == "mine":

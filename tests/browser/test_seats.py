@@ -132,3 +132,57 @@ def test_the_host_takes_a_seat_and_a_seatless_phone_works_as_before(phone, live_
     expect()(host.locator("#seat-codes img.qr")).to_have_count(3)
     svg = host.request.get(base + host.locator("#seat-codes img.qr").first.get_attribute("src"))
     assert svg.status == 200 and "<svg" in svg.text()
+
+
+def test_three_seated_phones_play_the_seafarers_race_to_its_end(phone, live_server):
+    """Seafarers keeps turns: "Your turn" passes with each "Next turn", and the race ends the
+    moment the player whose turn it is reaches the target on their own phone."""
+    base = live_server.url
+    host = phone()
+    reply = host.request.post(f"{base}/api/v1/plays", data=json.dumps({
+        "game": "seafarers", "players": ["Ann", "Bo", "Cy"], "seed": 2, "seat_edits": "own",
+        "options": {"scenario": "new_shores"}}), headers={"Content-Type": "application/json"})
+    assert reply.status == 201, reply.text()
+    play = reply.json()
+    phones = {}
+    for seat in play["seats"]:
+        page = phone()
+        page.goto(f"{base}/plays/{play['id']}/{seat['token']}")
+        phones[seat["name"]] = page
+    state = state_of(host, base, play)
+    order = [state["table"]["current_player"]]
+    for _ in range(2):
+        order.append(["Ann", "Bo", "Cy"][(["Ann", "Bo", "Cy"].index(order[-1]) + 1) % 3])
+    for turn, name in enumerate([*order, order[0]]):
+        mine = phones[name]
+        expect()(mine.locator("#your-turn")).to_have_text(f"Your turn, {name}")
+        for other in order:
+            if other != name:
+                expect()(phones[other].locator("#whose-turn")).to_have_text(f"{name}'s turn")
+                assert phones[other].get_by_role("button", name="Next turn →").count() == 0
+        if turn == 3:
+            break
+        mine.get_by_role("button", name="Next turn →").click()
+        expect()(mine.locator("#play")).to_have_attribute("data-version", str(turn + 1))
+    # the first player again: their own sheet, on their own phone, reaches the target
+    winner = phones[order[0]]
+    sheet = winner.locator("#sheets details.sheet").first
+    expect()(sheet.locator("h3")).to_have_text(order[0])
+    for label in ("Longest trade route (2 VP)", "Largest army (2 VP)"):
+        sheet.get_by_label(label).check()
+        winner.wait_for_timeout(300)
+    version = int(winner.locator("#play").get_attribute("data-version"))
+    sheet.get_by_label("Cities on the board").fill("4")
+    sheet.get_by_label("Settlements on the board").fill("2")
+    sheet.get_by_label("Settlements on the board").press("Tab")
+    for page in phones.values():
+        expect()(page.locator("#play")).to_have_attribute("data-finished", "true",
+                                                          timeout=15_000)
+        assert page.locator("#your-turn").count() == 0
+    assert int(winner.locator("#play").get_attribute("data-version")) > version
+    final = state_of(host, base, play)
+    assert final["finished"] and final["score"]["winners"] == [order[0]]
+    clock = final["clock"]
+    assert abs(sum(p["elapsed_s"] for p in clock["players"].values())
+               + clock["off_turns_s"] - clock["elapsed_s"]) <= 1
+    assert clock["off_turns_s"] == 0

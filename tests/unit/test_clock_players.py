@@ -66,8 +66,25 @@ def test_the_clock_changes_are_never_turns_and_a_finished_play_stops_them():
 
 
 def test_games_without_turns_have_no_player_clocks():
-    state = new_state("reavers", ["Ann", "Bo"], {}, 1, {}, started_at=T0)
+    state = new_state("shipwrights", ["Ann", "Bo"], {}, 1, {}, started_at=T0)
     assert "players" not in clock.read(state["clock"], at(10))
+
+
+def test_reavers_pawn_placement_passes_the_clock_and_cleanup_is_nobodys_turn():
+    state = new_state("reavers", ["Ann", "Bo"], {}, 1, {}, started_at=T0)
+    order = list(state["table"]["turn_order"])
+    locations = ["recruit_reavers", "raid_villages", "raid_keeps", "conquer_territories",
+                 "battle_at_sea", "trade_with_villages"]
+    second, expected = 0, {"Ann": 0, "Bo": 0}
+    for i, player in enumerate(order):
+        wait = 10 * (i + 1)
+        second += wait
+        expected[player] += wait
+        state = apply_event(state, {"type": "place", "data": {"location": locations[i]},
+                                    "at": at(second)})
+    read = clock.read(state["clock"], at(second + 100))
+    assert {n: p["elapsed_s"] for n, p in read["players"].items()} == expected
+    assert read["turn"] is None and read["off_turns_s"] == 100     # every pawn placed
 
 
 # the table's actions: end a turn, pause, resume, change a sheet, each after a wait
