@@ -4,14 +4,14 @@ plays.seat_hashes: a JSON list of SHA-256 hashes (hex), one per player in seat o
 (companion.tokens.seat_token_for); NULL for the plays made before this revision, which have
 no seats (their phones work as before). A new column only: nothing is rebuilt.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
