@@ -147,6 +147,7 @@ def test_three_seated_phones_play_the_seafarers_race_to_its_end(phone, live_serv
     phones = {}
     for seat in play["seats"]:
         page = phone()
+        page.on("dialog", lambda dialog: dialog.accept())   # "pass with nothing entered?"
         page.goto(f"{base}/plays/{play['id']}/{seat['token']}")
         phones[seat["name"]] = page
     state = state_of(host, base, play)
@@ -169,12 +170,12 @@ def test_three_seated_phones_play_the_seafarers_race_to_its_end(phone, live_serv
     sheet = winner.locator("#sheets details.sheet").first
     expect()(sheet.locator("h3")).to_have_text(order[0])
     for label in ("Longest trade route (2 VP)", "Largest army (2 VP)"):
-        sheet.get_by_label(label).check()
+        sheet.get_by_role("checkbox", name=label).check()
         winner.wait_for_timeout(300)
     version = int(winner.locator("#play").get_attribute("data-version"))
-    sheet.get_by_label("Cities on the board").fill("4")
-    sheet.get_by_label("Settlements on the board").fill("2")
-    sheet.get_by_label("Settlements on the board").press("Tab")
+    sheet.get_by_role("spinbutton", name="Cities on the board").fill("4")
+    sheet.get_by_role("spinbutton", name="Settlements on the board").fill("2")
+    sheet.get_by_role("spinbutton", name="Settlements on the board").press("Tab")
     for page in phones.values():
         expect()(page.locator("#play")).to_have_attribute("data-finished", "true",
                                                           timeout=15_000)
