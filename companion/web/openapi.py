@@ -196,7 +196,9 @@ def answers() -> dict:
                                                  "clock"],
                   "properties": {"clock": ref("Clock")}},
         "StateResponse": {"type": "object", "required": ["state"],
-                          "properties": {"state": ref("State")}},
+                          "properties": {"state": ref("State"), "seat": {
+                              "type": "string", "description": "Read with a seat token: the "
+                                                              "player whose seat it is."}}},
         "CatalogueVersions": {"type": "object", "required": ["game", "versions"], "properties": {
             "game": TEXT, "versions": {"type": "array", "items": {"type": "object", "properties": {
                 "id": {"type": "integer"}, "source": TEXT,
@@ -211,7 +213,15 @@ def answers() -> dict:
                                  "finished_at": {"type": ["string", "null"],
                                                  "format": "date-time"},
                                  "running": {"type": "boolean"},
-                                 "elapsed_s": {"type": "integer", "minimum": 0}}},
+                                 "elapsed_s": {"type": "integer", "minimum": 0},
+                                 "players": {"type": "object", "description": (
+                                     "Games with turns: {name: {elapsed_s, turns, longest_s}}; "
+                                     "the clock runs for the player whose turn it is, ending a "
+                                     "turn passes it, pause stops all; with off_turns_s they "
+                                     "add up to elapsed_s.")},
+                                 "turn": {"type": ["object", "null"], "description": (
+                                     "The turn running now: {player, elapsed_s}.")},
+                                 "off_turns_s": {"type": "integer", "minimum": 0}}},
     }
 
 
