@@ -57,9 +57,13 @@ run: system-run install db translations
 
 serve: run
 
+# ... and then the benchmarks' smoke run, so `make bench` keeps running to its end on a fresh
+# clone (its JSON report goes to bench-results/quick.json, its progress to the terminal)
 test: system-test install-test translations
 	PYTHONPATH=. $(VENV)/bin/lint-imports
 	scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory bench BENCH_ARGS="--quick --out bench-results/quick.json" \
+		>/dev/null
 
 bench: system-test install-test
 	scripts/with-postgres.sh $(PY) -m benchmarks $(BENCH_ARGS)

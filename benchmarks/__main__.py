@@ -23,36 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import bench_live
+from . import bench_live, bench_pdf, bench_streams
 from .harness import ROOT, Server, check_tables, percentiles, run_load
-
-PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-
-
-def timed(fn, repeat: int, warmup: int = 10) -> list[float]:
-    for i in range(warmup):
-        fn(i)
-    samples = []
-    for i in range(repeat):
-        start = time.perf_counter()
-        fn(warmup + i)
-        samples.append(time.perf_counter() - start)
-    return samples
-
-
-def make_app(url: str, **config):
-    from companion import create_app
-
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
-                      "PUBLIC_URL": "http://192.168.1.20:5000", **config})
-    app.extensions["companion"].store.init_db()
-    return app
-
-
-def sheet_event(i: int, expected=None) -> dict:
-    return {"type": "sheet", "data": {"player": PLAYERS[i % 4], "fields": {"vp": i % 200}},
-            "expected_version": expected}
-
+from .inprocess import PLAYERS, make_app, sheet_event, timed
 
 # ---- in process: what one event costs, layer by layer
 
@@ -158,40 +131,7 @@ def load(url: str, tables: int, events: int, workers: int, think: float,
 
 # ---- PDF, boards, page weight
 
-def pdf_figures(url: str, repeat: int) -> dict:
-    from weasyprint import HTML
-
-    from companion.games import GAMES
-    from companion.web.sheets import scoresheet_pdf
-
-    minimal = "<!doctype html><html><body><h1>Hello</h1><p>One line.</p></body></html>"
-    HTML(string=minimal).write_pdf()   # load fonts once
-    out = {"minimal_weasyprint_ms": percentiles(timed(
-        lambda i: HTML(string=minimal).write_pdf(), repeat, warmup=2))}
-    app = make_app(url)
-    service = app.extensions["companion"]
-    per_game = {}
-    for game in GAMES.values():
-        names = PLAYERS[:max(game.min_players, min(4, game.max_players))]
-        try:
-            row, _, _ = service.create({"game": game.id, "players": names, "seed": 4})
-        except Exception as err:  # noqa: BLE001 (a game still being built)
-            per_game[game.id] = {"skipped": str(err)}
-            continue
-        state = service.state(row)
-        with app.test_request_context():
-            size = len(scoresheet_pdf(row, state))
-            samples = timed(lambda i, row=row, state=state: scoresheet_pdf(row, state),
-                            repeat, warmup=1)
-        per_game[game.id] = {**percentiles(samples), "bytes": size}
-    out["scoresheet_ms"] = per_game
-    medians = [v["median"] for v in per_game.values() if "median" in v]
-    out["ratio_to_minimal"] = round(max(medians) / out["minimal_weasyprint_ms"]["median"], 2)
-    service.store.engine.dispose()
-    return out
-
-
-def seafarers_boards() -> dict:
+def seafarers_boards(boards: int | None = None) -> dict:
     path = Path(__file__).with_name("bench_seafarers.py")
     if not path.exists():
         return {"skipped": "benchmarks/bench_seafarers.py is not there yet"}
@@ -199,7 +139,7 @@ def seafarers_boards() -> dict:
     module = importlib.util.module_from_spec(spec)
     with contextlib.redirect_stdout(sys.stderr):   # stdout carries only this report
         spec.loader.exec_module(module)
-        return module.run()
+        return module.run(boards) if boards else module.run()
 
 
 def page_weight(url: str) -> dict:
@@ -253,7 +193,14 @@ def live_figures(tmp: str, args) -> dict:
     out["more_streams_than_threads"] = [
         bench_live.thread_cliff(fresh(backends(tmp)["sqlite"], tmp, f"cliff_{wc}"), wc)
         for wc in ("gthread", "gevent")]
+    out["stream_flood"] = flood_figure(tmp, args)
     return out
+
+
+def flood_figure(tmp: str, args) -> dict:
+    print(f"[bench] {args.flood} streams asked for from one address ...", file=sys.stderr)
+    return bench_streams.stream_flood(fresh(backends(tmp)["sqlite"], tmp, "flood"), args.flood,
+                                      seconds=2.0 if args.quick else 5.0)
 
 
 def wire_figures(tmp: str, args) -> dict:
@@ -315,11 +262,19 @@ def main(argv=None) -> int:
                         help="changes timed from one phone to 3 others, per database")
     parser.add_argument("--streams", type=int, default=300,
                         help="open live streams held at once (gevent and gthread)")
+    parser.add_argument("--flood", type=int, default=2500,
+                        help="live streams asked for at once from one address")
     parser.add_argument("--live-only", action="store_true",
                         help="only the live figures: propagation, bytes per change, streams")
     parser.add_argument("--write-path-only", action="store_true",
                         help="only the write path under load (8 tables flat out, 3 rounds) "
                              "and undo on 5,000 vs 10 events")
+    parser.add_argument("--flood-only", action="store_true",
+                        help="only the stream flood: --flood streams asked for at once from "
+                             "one address while another table taps")
+    parser.add_argument("--pdf-only", action="store_true",
+                        help="only the PDF figures: render costs, a sheet through the app, "
+                             "other tables' taps under a PDF loop")
     parser.add_argument("--round-seconds", type=float, default=8.0,
                         help="length of each of the write path's three rounds")
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
@@ -327,7 +282,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.events, args.repeat, args.think = 6, 5, 30, 0.05
-        args.changes, args.streams = 10, 40
+        args.changes, args.streams, args.flood = 10, 40, 500
         args.round_seconds = 2.0
     started = time.time()
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -335,6 +290,12 @@ def main(argv=None) -> int:
               "command": "make bench BENCH_ARGS='" + " ".join(argv or sys.argv[1:]) + "'",
               "backends": {}}
     with tempfile.TemporaryDirectory(prefix="nsc-bench-") as tmp:
+        if args.flood_only or args.pdf_only:
+            if args.flood_only:
+                report["live"] = {"stream_flood": flood_figure(tmp, args)}
+            if args.pdf_only:
+                report["pdf"] = bench_pdf.figures(tmp, args.quick)
+            return finish(report, started, args)
         if not args.live_only:
             report.update(write_path_figures(tmp, args))
         if args.write_path_only:
@@ -359,8 +320,8 @@ def main(argv=None) -> int:
             report["sqlite_synchronous"] = sqlite_synchronous(tmp, args.repeat)
             print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
             sqlite = f"sqlite:///{tmp}/other.db"
-            report["pdf"] = pdf_figures(sqlite, max(5, args.repeat // 30))
-            report["seafarers_boards"] = seafarers_boards()
+            report["pdf"] = bench_pdf.figures(tmp, args.quick)
+            report["seafarers_boards"] = seafarers_boards(20 if args.quick else None)
             report["page_weight"] = page_weight(sqlite)
     return finish(report, started, args)
 
@@ -388,6 +349,7 @@ def finish(report: dict, started: float, args) -> int:
     text = json.dumps(report, indent=2)
     print(text)
     if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text + "\n")
     failures = [n for n, b in report["backends"].items() for run in
                 (b["load_gunicorn"], b["load_gunicorn_paced"])

@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 
 from .harness import percentiles
+from .inprocess import PLAYERS, make_app, sheet_event, timed
 
 
 def sqlite_synchronous(tmp: str, repeat: int) -> dict:
     from companion import store
 
-    from .__main__ import PLAYERS, make_app, sheet_event, timed
 
     medians = {}
     out = {}
@@ -50,8 +50,6 @@ def undo_figures(url: str, steps: int = 10) -> dict:
     from companion.plays import apply_event
     from companion.service import SNAPSHOT_EVERY, PlayService, initial_of
     from companion.store import events, now, play_snapshots, plays
-
-    from .__main__ import PLAYERS, make_app, sheet_event
 
     app = make_app(url)
     service = app.extensions["companion"]

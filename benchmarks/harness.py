@@ -49,10 +49,10 @@ class Server:
                  worker_class: str | None = None, limits: bool = True,
                  env: dict | None = None):
         self.database_url = database_url
-        self.env = env or {}      # more of the server's environment (a setting to compare)
         self.workers, self.threads = workers, threads
         self.worker_class = worker_class
         self.limits = limits      # False: the per-client limits off (a load driver is one client)
+        self.env = {k: str(v) for k, v in (env or {}).items()}   # e.g. the limits a run needs
         self.port = port or free_port()
         self.url = f"http://{LOOPBACK}:{self.port}"
         self.log_path = Path(log_dir or tempfile.mkdtemp(prefix="nsc-serve-")) / "server.log"
@@ -61,7 +61,8 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         env = dict(os.environ, DATABASE_URL=self.database_url, PORT=str(self.port),
                    SECRET_KEY="bench-secret", PUBLIC_URL=self.url, WEB_WORKERS=str(self.workers),
-                   RATELIMIT_ENABLED="1" if self.limits else "0", **self.env)
+                   RATELIMIT_ENABLED="1" if self.limits else "0")
+        env.update(self.env)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
@@ -135,7 +136,8 @@ class Reply:
 class Client:
     """One keep-alive connection (a phone); reconnects after the server closed it."""
 
-    def __init__(self, base_url: str, timeout: float = 30.0):
+    def __init__(self, base_url: str, timeout: float = 30.0, source: str | None = None):
+        self.source = source      # another loopback address (127.0.0.2): another machine
         host_port = base_url.split("://", 1)[1].rstrip("/")
         self.host, _, port = host_port.partition(":")
         assert self.host in (LOOPBACK, "localhost"), "load goes to the loopback address only"
@@ -152,7 +154,9 @@ class Client:
         for attempt in (1, 2):
             reused = self.conn is not None
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+                self.conn = http.client.HTTPConnection(
+                    self.host, self.port, timeout=self.timeout,
+                    source_address=(self.source, 0) if self.source else None)
             start = time.perf_counter()
             try:
                 self.conn.request(method, path, body=data, headers=headers)

@@ -101,5 +101,7 @@ def _wire(app: Flask) -> None:
     errors.register(app)
     register_cli(app)
     from .web.limits import init_limits
+    from .web.stream_caps import init_stream_caps
 
     init_limits(app)
+    init_stream_caps(app)

@@ -1,16 +1,23 @@
-"""The game clock: when a play started and finished, and how long it was played.
+"""The game clock: when a play started and finished, and how long it was played; in games
+with turns, a clock for every player (Shared Game Timer's idea, issue 24).
 
 Pure: no Flask, no SQL, and never the wall clock. Every time comes from the event that carries it
 (``event["at"]``, the time its row was written) or, for "now", from the caller. The state keeps
 ``clock`` = {"started_at", "finished_at", "running", "elapsed_s", "since"}: ``elapsed_s`` counts
 the closed stretches of play; ``since`` is when the running stretch began. ``read`` adds the
 running stretch for a given moment: that is the ``elapsed_s`` the API and the pages show.
+
+Per player (companion.clock_players): the clock runs for the player whose turn it is; an event
+that ends a turn passes it on, pause stops it. The times are whole seconds between the events'
+times (which are whole seconds), so the players' times and the time nobody had a turn
+(``off_turns_s``) add up to ``elapsed_s`` exactly.
 """
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
+from . import clock_players as players
 from .games.errors import RuleError
 
 EVENTS = ("pause", "resume")
@@ -28,22 +35,23 @@ def apply(state: dict, event: dict) -> dict:
     if state["finished"]:
         raise RuleError("This play has finished; its clock has stopped.", "type",
                         "play_finished", 422)
-    clock = dict(of(state))
+    clock = players.ready(state, of(state))
     at = iso(event.get("at"))
     if event["type"] == "pause":
         if not clock["running"]:
             raise RuleError("The clock is already paused.", "type", "clock_paused", 409)
-        clock = _stop(clock, at)
+        clock = _stop(players.pause(clock, at), at)
     else:
         if clock["running"]:
             raise RuleError("The clock is already running.", "type", "clock_running", 409)
-        clock.update(running=True, since=at)
+        clock = players.resume(dict(clock, running=True, since=at), at)
     return dict(state, clock=clock)
 
 
 def follow(before: dict, after: dict, at: Any) -> dict:
-    """After any other event: a play that has just finished stops its clock at that event."""
-    clock = of(after)
+    """After any other event: a turn that ended passes the players' clock on; a play that has
+    just finished stops its clock at that event."""
+    clock = players.follow(before, after, players.ready(before, of(after)), iso(at))
     if after["finished"] and not before["finished"]:
         clock = dict(_stop(clock, iso(at)), finished_at=iso(at))
     elif before["finished"] and not after["finished"]:     # the change that ended it undone
@@ -63,8 +71,9 @@ def read(clock: dict | None, now: Any) -> dict:
     elapsed = clock["elapsed_s"]
     if clock["running"] and clock.get("since"):
         elapsed += seconds_between(clock["since"], iso(now))
-    return {"started_at": clock["started_at"], "finished_at": clock["finished_at"],
-            "running": clock["running"], "elapsed_s": elapsed}
+    shown = {"started_at": clock["started_at"], "finished_at": clock["finished_at"],
+             "running": clock["running"], "elapsed_s": elapsed}
+    return players.read(clock, iso(now), shown)
 
 
 def _stop(clock: dict, at: str | None) -> dict:

@@ -20,7 +20,7 @@ from .games import GAMES, Game, get_game
 from .games.bodies import Open, _union, check, event_type, given, plain, whole
 from .games.errors import RuleError
 from .games.messages import Message, say, to_data
-from .games.requests import Seats, SeedValue, options_type
+from .games.requests import SeatEditsChoice, Seats, SeedValue, UtcOffset, options_type
 from .plays import apply_event, game_events
 
 FORMAT = "north-sea-companion/play"
@@ -76,9 +76,14 @@ def export_document(play: dict, initial: dict, events: list[dict], score: dict,
         "finished": bool(play.get("finished")),
         "started_at": clock.get("started_at"), "finished_at": clock.get("finished_at"),
         "duration_s": clock.get("elapsed_s"),
+        # the table's own UTC offset when the play began (the phone's), for local dates
+        "utc_offset_min": initial.get("utc_offset_min"),
+        # games with turns: each player's clock {name: {elapsed_s, turns, longest_s}}
+        "player_times": clock.get("players"),
         "start_player": start_player_of(initial),
         "expansions": expansions_of(play["game"], initial.get("options") or {}),
         "seed": initial["seed"], "players": initial["players"], "options": initial["options"],
+        "seat_edits": initial.get("seat_edits", "all"),
         "catalogue": initial.get("catalogue") or {},
         "events": [{"type": e["type"], "data": e.get("data") or {}, "at": _iso(e.get("at"))}
                    for e in events],
@@ -146,16 +151,21 @@ def export_csv(doc: dict) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     rows = [["play_id", "game", "date", "seed", "finished", "duration_min", "player",
-             "colour", "rank", "winner", "total", *categories, "provisional"]]
+             "colour", "rank", "winner", "total", *categories, "provisional", "time_s",
+             "turns", "longest_turn_s"]]
     provisional = "yes" if result.get("provisional") else "no"
     duration = doc.get("duration_s")
     minutes = "" if duration is None else duration // 60
+    times = doc.get("player_times") or {}
     for p in players:
-        rows.append([doc["play_id"], doc["game_name"], (doc.get("created_at") or "")[:10],
+        mine = times.get(p["name"]) or {}
+        rows.append([doc["play_id"], doc["game_name"], local_start(doc)[:10],
                      doc["seed"], "yes" if doc["finished"] else "no", minutes,
                      p["name"], colours.get(p["name"], ""), p["rank"],
                      "yes" if p["name"] in winners else "no", p["total"],
-                     *[p["categories"].get(c, "") for c in categories], provisional])
+                     *[p["categories"].get(c, "") for c in categories], provisional,
+                     mine.get("elapsed_s", ""), mine.get("turns", ""),
+                     mine.get("longest_s", "")])
     for row in rows:
         writer.writerow([_safe_cell(cell) for cell in row])
     return out.getvalue()
@@ -186,7 +196,7 @@ def bgstats_play(doc: dict, comments_limit: int | None = None) -> dict | None:
     return {
         "sourceName": APP_NAME,
         "sourcePlayId": doc["play_id"],
-        "playDate": _bgstats_date(doc.get("started_at") or doc.get("created_at")),
+        "playDate": local_start(doc),
         "durationMin": duration // 60 if isinstance(duration, int) else
         _minutes(doc.get("created_at"), doc.get("updated_at")),
         "game": game,
@@ -210,7 +220,35 @@ def bgstats_comments(doc: dict) -> str:
         lines.append(f"{p['name']} {p['total']}: {rows}")
     if result.get("tiebreak"):
         lines.append(result["tiebreak"])
+    # BG Stats' push format takes no time per player: each player's clock goes here
+    times = doc.get("player_times") or {}
+    if times:
+        lines.append("Time per player: " + "; ".join(
+            f"{name} {clock_text(t['elapsed_s'])} ({t['turns']} "
+            f"{'turn' if t['turns'] == 1 else 'turns'}, longest {clock_text(t['longest_s'])})"
+            for name, t in times.items()))
     return "\n".join(lines)
+
+
+def clock_text(seconds: int) -> str:
+    """12:05 (minutes:seconds), 1:02:05 past an hour."""
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def local_start(doc: dict) -> str:
+    """When the play began, "YYYY-MM-DD HH:MM:SS" in the table's own time zone (the offset
+    the starting phone gave), else as stored (UTC)."""
+    when = _parse_iso(doc.get("started_at") or doc.get("created_at"))
+    if when is None:
+        return ""
+    offset = doc.get("utc_offset_min")
+    if isinstance(offset, int) and not isinstance(offset, bool) and abs(offset) <= 16 * 60:
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        when = when.astimezone(dt.timezone(dt.timedelta(minutes=offset)))
+    return when.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _clip(text: str, limit: int | None) -> str:
@@ -241,11 +279,6 @@ def _parse_iso(value: Any) -> dt.datetime | None:
         return None
 
 
-def _bgstats_date(value: Any) -> str:
-    when = _parse_iso(value)
-    return when.strftime("%Y-%m-%d %H:%M:%S") if when else ""
-
-
 def _minutes(start: Any, end: Any) -> int:
     a, b = _parse_iso(start), _parse_iso(end)
     if not a or not b or b < a:
@@ -273,6 +306,7 @@ def import_type(game: Game) -> type:
         f"Import{key}", __base__=ImportHead, __doc__=f"A {game.name} play export.",
         game=(Literal[game.id], ...), players=(Seats, ...),
         options=(options_type(game) | None, None), seed=(SeedValue, ...),
+        seat_edits=(SeatEditsChoice, None), utc_offset_min=(UtcOffset, None),
         catalogue=(Annotated[game.catalogue_type | None, Field(
             description="The box data the play was recorded with (null or {}: this "
                         "installation's)")], None),
@@ -297,6 +331,10 @@ def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
     body = {"game": request.game, "players": plain(request.players), "seed": request.seed}
     if request.options is not None:         # null: the game's defaults
         body["options"] = given(request.options)
+    if request.seat_edits is not None:         # absent in older exports: "all"
+        body["seat_edits"] = request.seat_edits
+    if request.utc_offset_min is not None:
+        body["utc_offset_min"] = request.utc_offset_min
     events = [{"type": e["type"], "data": e.get("data") or {},
                **({"at": e["at"]} if isinstance(e.get("at"), str) else {})}
               for e in doc["events"]]

@@ -15,9 +15,10 @@ from .games import get_game
 from .games.bodies import check
 from .games.errors import RuleError
 from .plays import new_state, play_body
+from .seats import table_choices
 from .service import Known, PlayService, summary_of
 from .store import PlayRow
-from .tokens import new_play_id, new_token, token_hash, view_token_for
+from .tokens import new_play_id, play_tokens, token_hash
 
 # a snapshot of the state every this many imported events (and one at the end): an undo far
 # back in a long imported log replays at most this many events; the live play keeps its own
@@ -26,16 +27,18 @@ IMPORT_SNAPSHOT_EVERY = 1000
 
 
 def import_play(service: PlayService, doc) -> tuple[PlayRow, dict]:
-    """The new play's row and its {"edit", "view"} tokens. Raises RuleError naming the field
-    (``events[i]...`` for an event that does not replay); nothing is stored then."""
+    """The new play's row and its {"edit", "view", "seats"} tokens. Raises RuleError naming
+    the field (``events[i]...`` for an event that does not replay); nothing is stored then."""
     body, events, snapshot = parse_import(doc)
     game = get_game(body["game"])
     catalogue = game.validate_catalogue(snapshot) if snapshot else service.catalogue(game.id)
     if body.get("seed") is None:
         raise RuleError("The export has no seed.", "seed")
     request = check(play_body(), body)         # as a new play's body (options null: defaults)
-    initial = new_state(game.id, body["players"], request.options, request.seed, catalogue,
-                        clock.parse(doc.get("started_at")) or service.now())
+    initial = table_choices(new_state(game.id, body["players"], request.options, request.seed,
+                                      catalogue,
+                                      clock.parse(doc.get("started_at")) or service.now()),
+                            request)
     now = service.now()
     # each event at its own time (the import's clock counts the same), else now: the times
     # its rows keep, so a later replay from the rows gives this very state
@@ -45,12 +48,12 @@ def import_play(service: PlayService, doc) -> tuple[PlayRow, dict]:
     count = len(timed)
     if count:
         kept[count] = state
-    edit = new_token()
-    tokens = {"edit": edit, "view": view_token_for(edit)}
+    tokens = play_tokens(len(initial["players"]))
     play_id = new_play_id()
     service.store.import_play(
         play_id, game.id, initial, token_hash(tokens["edit"]), token_hash(tokens["view"]),
         timed, finished=state["finished"], summary=summary_of(state),
-        snapshots=kept, rules=service.rules)
+        snapshots=kept, rules=service.rules,
+        seat_hashes=[token_hash(t) for t in tokens["seats"]])
     service.cache.put((play_id, count), Known(dict(state, version=count), count))
     return service.load(play_id), tokens

@@ -4,11 +4,21 @@ WeasyPrint fetches what a document links to. Ours link only to the app's own sta
 the fetcher refuses everything else (no file:// outside static/, no http at all): a name or a
 value that ever slipped into the HTML as a link could not read the server's files or reach
 the network.
+
+The server makes its PDFs in separate processes (companion/pdf_pool.py), each with one
+``Renderer`` that keeps between documents what every document would otherwise load again
+(profiled: docs/benchmarks.md): its fonts (a fresh WeasyPrint font configuration builds a new
+Pango font map, and every font size and weight a sheet uses is loaded anew, about 20 ms of a
+score sheet) and the print stylesheet, fetched and parsed once instead of per document (5 ms).
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+# how the PDF templates link their stylesheets (templates/pdf/*.html)
+STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="([^"<>]+)">')
 
 
 def static_only_fetcher(static_folder: str | Path):
@@ -30,8 +40,42 @@ def static_only_fetcher(static_folder: str | Path):
     return StaticOnlyFetcher(allowed_protocols=("file", "data"), allow_redirects=False)
 
 
-def html_to_pdf(html: str, base_url: str) -> bytes:
-    from weasyprint import HTML  # imported where it is used: it is slow to load
+class Renderer:
+    """Many documents, one after another, with the fonts, the linked stylesheets and static
+    images loaded once (they change only with the app, and so with a restart)."""
 
-    return HTML(string=html, base_url=base_url,
-                url_fetcher=static_only_fetcher(base_url)).write_pdf()
+    def __init__(self, static_folder: str | Path):
+        from weasyprint.text.fonts import FontConfiguration
+
+        self.root = Path(static_folder).resolve()
+        self.base_url = str(static_folder)
+        self.fetcher = static_only_fetcher(static_folder)
+        self.fonts = FontConfiguration()   # no @font-face in our CSS: safe to keep
+        self.images: dict = {}
+        self._sheets: dict = {}
+
+    def render(self, html: str) -> bytes:
+        from weasyprint import HTML
+
+        sheets = [self._stylesheet(href) for href in STYLESHEET_LINK.findall(html)]
+        document = HTML(string=STYLESHEET_LINK.sub("", html), base_url=self.base_url,
+                        url_fetcher=self.fetcher)
+        return document.write_pdf(stylesheets=[s for s in sheets if s is not None],
+                                  font_config=self.fonts, cache=self.images)
+
+    def _stylesheet(self, href: str):
+        """A linked static stylesheet, parsed once (None for anything outside static/)."""
+        from weasyprint import CSS
+
+        if href not in self._sheets:
+            path = (self.root / href).resolve()
+            self._sheets[href] = (CSS(filename=str(path), url_fetcher=self.fetcher,
+                                      font_config=self.fonts)
+                                  if path.is_relative_to(self.root) and path.is_file()
+                                  else None)
+        return self._sheets[href]
+
+
+def html_to_pdf(html: str, base_url: str) -> bytes:
+    """One document in this process (the server uses the pool instead)."""
+    return Renderer(base_url).render(html)

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from . import clock
+from . import clock, clock_players
 from .games import GAMES, Game, ending, game_taking, get_game
 from .games.bodies import On, _union, check, data_of, event_type, given
 from .games.box_questions import complete_answer
@@ -20,9 +20,10 @@ from .games.inputs import is_whole_number_text
 from .games.messages import Message, series
 from .games.protocol import make_rng, new_seed, refused_event
 from .games.requests import COLOURS, Seats, SeedValue, play_request, setup_request
+from .seats import SeatEdits, apply_edits
 from .sheet_changes import apply_sheet, sheet_change
 
-COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", *clock.EVENTS)
+COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", "seat_edits", *clock.EVENTS)
 # Events a finished play still takes: corrections of the sheets and answers to the score's
 # questions about the box (a finished play becomes complete as soon as they are answered).
 AFTER_FINISH = ("sheet", "box_value")
@@ -62,7 +63,10 @@ def new_state(game_id: str, players: Any, options: Any, seed: Any, catalogue: di
              "sheets": {n: {} for n in names}, "table": {},
              "catalogue": copy.deepcopy(catalogue), "finished": False,
              "clock": clock.start(started_at)}
-    return game.start_state(state)
+    state = game.start_state(state)
+    # in a game with turns, the first player's clock runs from the start
+    state["clock"] = clock_players.ready(state, state["clock"])
+    return state
 
 
 MAX_DEVICE = 64
@@ -155,6 +159,8 @@ def common_events(game_id: str) -> dict[str, On]:
                              lambda state, data: apply_box_value(game, state, data),
                              "An answer to one of the score's questions about the box",
                              copies=()),
+             "seat_edits": On(SeatEdits, apply_edits, "The host changes who may edit which "
+                              "seat (a seat token may not send this)", copies=()),
              "pause": On(None, clock.apply, "Stop the game clock (data not read)"),
              "resume": On(None, clock.apply, "Count on (data not read)")}
     if game.box_value_type is None:
@@ -179,7 +185,8 @@ def event_body(game_id: str) -> Any:
 # (messages: the pages show every label in the player's language, the API its English)
 COMMON_WORDS = {"advance": say("End of the phase"), "finish": say("End of the game"),
                 "pause": say("Pause the clock"), "resume": say("Restart the clock"),
-                "box_value": say("A box value")}
+                "box_value": say("A box value"),
+                "seat_edits": say("Who may edit which seat")}
 
 
 def describe_event(state: dict, event: dict, moment: str | None = None) -> str:

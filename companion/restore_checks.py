@@ -32,6 +32,7 @@ from .exports import bgstats_link, export_csv, export_document, export_json
 from .games import get_game
 from .games.errors import RuleError
 from .plays import apply_event, parse_seats, parse_seed, score_of, valid_device
+from .seats import EDITS
 from .service import initial_of, summary_of
 from .snapshots import rules_fingerprint
 from .store import (
@@ -105,6 +106,22 @@ def _check_counters(row: PlayRow) -> None:
             raise Refused(f"its {name} is not a token hash (64 hex digits)")
     if row.edit_hash == row.view_hash:
         raise Refused("its edit and view tokens are the same")
+    _check_seat_hashes(row)
+
+
+def _check_seat_hashes(row: PlayRow) -> None:
+    """None (a play from before seats) or one distinct token hash per player."""
+    hashes = row.seat_hashes
+    if hashes is None:
+        return
+    players = row.initial.get("players") if isinstance(row.initial, dict) else None
+    if not isinstance(hashes, list) or not isinstance(players, list) or \
+            len(hashes) != len(players):
+        raise Refused("its seat tokens are not one per player")
+    if not all(isinstance(h, str) and TOKEN_HASH.fullmatch(h) for h in hashes):
+        raise Refused("its seat tokens are not token hashes (64 hex digits)")
+    if len({*hashes, row.edit_hash, row.view_hash}) != len(hashes) + 2:
+        raise Refused("two of its tokens are the same")
 
 
 def check_initial(row: PlayRow) -> dict:
@@ -145,6 +162,8 @@ def check_initial(row: PlayRow) -> dict:
     if not isinstance(initial.get("phase"), str) or not isinstance(initial.get("setup"), dict) \
             or not isinstance(initial.get("table"), dict):
         raise Refused("its initial state lacks its setup, table or phase")
+    if initial.get("seat_edits", "all") not in EDITS:
+        raise Refused("its choice of who may edit which seat is not 'all' or 'own'")
     return initial_of(row)
 
 

@@ -55,6 +55,10 @@ def redacting_logger():
 
 
 WORKER_CLASSES = ("gevent", "gthread")
+# connections waiting to be accepted (the kernel caps it at net.core.somaxconn, 4096 on current
+# Linux): a burst of connections beyond it is dropped and retried by the clients a second
+# later, another table's tap among them (docs/deployment.md)
+BACKLOG = 4096
 
 
 def gunicorn_settings(host: str, port: int, workers: int, threads: int,
@@ -63,6 +67,7 @@ def gunicorn_settings(host: str, port: int, workers: int, threads: int,
     hundreds of phones watching; gthread: a stream holds one of ``threads`` threads of its
     worker for as long as it is open (docs/deployment.md, docs/benchmarks.md)."""
     settings = {"bind": f"{host}:{port}", "workers": workers, "worker_class": worker_class,
+                "backlog": BACKLOG,
                 "timeout": 60, "graceful_timeout": 10, "accesslog": "-",
                 "logger_class": redacting_logger(), "preload_app": False}
     if worker_class == "gthread":
@@ -104,6 +109,9 @@ def run_gunicorn(host: str, port: int, workers: int, threads: int,
             if worker_class == "gevent":
                 cooperative_psycopg()
 
-            return create_app({"LISTEN_PORT": port})   # share links' port (F10)
+            # share links' port (F10); the ceiling of live streams by what a worker holds
+            # (companion/web/stream_caps.py)
+            return create_app({"LISTEN_PORT": port, "SERVER_WORKER_CLASS": worker_class,
+                               "SERVER_CONNECTIONS": connections, "SERVER_THREADS": threads})
 
     Server().run()

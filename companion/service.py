@@ -5,11 +5,9 @@ Takes the store as an argument; the pure rules live in companion.games and compa
 from __future__ import annotations
 
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from threading import Lock
 
 from sqlalchemy.exc import IntegrityError
 
@@ -26,19 +24,21 @@ from .plays import (
     replay,
     score_of,
 )
+from .seats import check_change, seat_name, table_choices
 from .service_undo import TakingBack
 from .snapshots import rules_fingerprint
+from .state_cache import StateCache
 from .store import Conflict, KeyRecord, PlayRow, Store, Write, now
-from .tokens import new_play_id, new_token, token_hash, view_token_for
+from .tokens import new_play_id, play_tokens, token_hash
 
-CACHE_SIZE = 512
 # A snapshot of the state is kept every this many events (at most): a cold read or an undo
 # replays fewer events than this after the nearest snapshot, whatever the log's length.
 SNAPSHOT_EVERY = 50
 Answer = Callable[[PlayRow, dict], bytes]
 # Run on the play's row as the write's locked read finds it (None: no such play), before
-# anything else: the API's token check, so an event reads the play once, not twice.
-Check = Callable[[PlayRow | None], None]
+# anything else: the API's token check, so an event reads the play once, not twice. It answers
+# the seat the token is bound to (its index), or None for the host's token.
+Check = Callable[[PlayRow | None], "int | None"]
 
 
 @dataclass(frozen=True)
@@ -67,29 +67,6 @@ class Known:
     head (0: none, the initial state), so a write knows when the next snapshot is due."""
     state: dict
     snapped: int
-
-
-class StateCache:
-    """Known states by (play id, version): replay once, then every read and write is cheap."""
-
-    def __init__(self, size: int = CACHE_SIZE):
-        self.size = size
-        self._items: OrderedDict = OrderedDict()
-        self._lock = Lock()
-
-    def get(self, key):
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        return None
-
-    def put(self, key, state) -> None:
-        with self._lock:
-            self._items[key] = state
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
 
 
 class PlayService(TakingBack):
@@ -149,20 +126,22 @@ class PlayService(TakingBack):
     # ---- plays
     def create(self, body, catalogue: dict | None = None,
                started_at=None) -> tuple[PlayRow, dict, dict]:
-        """Returns (row, {"edit", "view"} tokens, state). ``catalogue``: the box data to
-        start from (an imported play brings its own), else this installation's;
-        ``started_at``: when the play began (an import keeps its own), else now."""
+        """Returns (row, {"edit", "view", "seats": [one per player]} tokens, state).
+        ``catalogue``: the box data to start from (an imported play brings its own), else
+        this installation's; ``started_at``: when the play began (an import keeps its
+        own), else now."""
         game = get_game(body.get("game") if isinstance(body, dict) else None)  # else a 404
         request = check(play_body(), body)
         seed = new_seed() if request.seed is None else request.seed
         state = new_state(game.id, request.players, request.options, seed,
                           self.catalogue(game.id) if catalogue is None else catalogue,
                           started_at or self.now())
-        edit = new_token()
-        tokens = {"edit": edit, "view": view_token_for(edit)}
+        state = table_choices(state, request)
+        tokens = play_tokens(len(state["players"]))
         play_id = new_play_id()
         self.store.create_play(play_id, game.id, state, token_hash(tokens["edit"]),
-                               token_hash(tokens["view"]))
+                               token_hash(tokens["view"]),
+                               [token_hash(t) for t in tokens["seats"]])
         row = self.store.load_play(play_id)
         self.cache.put((play_id, 0), Known(state, 0))
         return row, tokens, state
@@ -230,20 +209,22 @@ class PlayService(TakingBack):
 
     def change(self, play_id: str, body, *, key: ChangeKey | None = None,
                answer: Answer | None = None, at=None, check: Check | None = None,
-               whole: bool = True) -> Done:
+               whole: bool = True, seat: int | None = None) -> Done:
         """Validate and append one event in one locked transaction: a write without
         expected_version waits its turn and never conflicts; a stale expected_version raises
         Conflict. ``key`` (an Idempotency-Key) is recorded with the event, and a repeat of it
         records nothing and returns the first answer (``answer(row, state)`` is stored).
         ``at``: when it happened (an import keeps its events' times), else now; the event row
-        and the game clock share it."""
+        and the game clock share it. ``seat``: the seat (index) of the phone making it (or
+        what ``check`` answers), held to the play's edit policy (companion.seats)."""
         at = clock.parse(at) or self.now()
-        return self._twice(lambda: self._change(play_id, body, at, key, answer, check, whole))
+        return self._twice(lambda: self._change(play_id, body, at, key, answer, check, whole,
+                                                seat))
 
     def _change(self, play_id: str, body, at, key: ChangeKey | None,
                 answer: Answer | None, check: Check | None = None,
-                whole: bool = True) -> Done:
-        with self._writing(play_id, check) as write:
+                whole: bool = True, seat: int | None = None) -> Done:
+        with self._writing(play_id, check, seat) as write:
             # checked once, against the play's game: the typed data goes on to its function
             event = dict(parse_event(get_game(write.row.game), body), at=at)
             done = self._replay_of(write, key)
@@ -253,6 +234,7 @@ class PlayService(TakingBack):
             if event["expected_version"] is not None and event["expected_version"] != row.version:
                 raise Conflict(row.version)
             known = self.known(row, write)
+            check_change(known.state, seat_name(known.state, write.seat), event)
             state = apply_event(known.state, event, check_whole=whole)
             done = self._appended(write, event, state, known.snapped, device=event["device"])
             done = self._keep(write, key, done, answer)
@@ -265,13 +247,14 @@ class PlayService(TakingBack):
 
     def move_head(self, play_id: str, step: int, expected_version=None, *,
                   key: ChangeKey | None = None, answer: Answer | None = None,
-                  check: Check | None = None) -> Done:
+                  check: Check | None = None, seat: int | None = None) -> Done:
         return self._twice(lambda: self._move_head(play_id, step, expected_version, key, answer,
-                                                   check))
+                                                   check, seat))
 
     def _move_head(self, play_id: str, step: int, expected_version, key: ChangeKey | None,
-                   answer: Answer | None, check: Check | None = None) -> Done:
-        with self._writing(play_id, check) as write:
+                   answer: Answer | None, check: Check | None = None,
+                   seat: int | None = None) -> Done:
+        with self._writing(play_id, check, seat) as write:
             done = self._replay_of(write, key)
             if done is not None:
                 return done
@@ -283,6 +266,7 @@ class PlayService(TakingBack):
                 raise RuleError("There is nothing to undo.", None, "nothing_to_undo", 409)
             if head > row.length:
                 raise RuleError("There is nothing to redo.", None, "nothing_to_redo", 409)
+            self._check_moved_over(write, step)
             done = self._to_head(write, head)
             done = self._keep(write, key, done, answer)
         return self._remember(done)
@@ -300,16 +284,18 @@ class PlayService(TakingBack):
         return Done(written, dict(after, version=version), snapped=snapped)
 
     @contextmanager
-    def _writing(self, play_id: str, check: Check | None = None) -> Iterator[Write]:
+    def _writing(self, play_id: str, check: Check | None = None,
+                 seat: int | None = None) -> Iterator[Write]:
+        """The write on the play, its ``seat`` the phone's (or the one ``check`` found)."""
         if not isinstance(play_id, str) or len(play_id) > 32:
             if check is not None:
                 check(None)
             raise RuleError("There is no such play.", None, "unknown_play", 404)
         with self.store.writing(play_id) as write:
-            if check is not None:
-                check(write.row)
+            found = check(write.row) if check is not None else None
             if write.row is None:
                 raise RuleError("There is no such play.", None, "unknown_play", 404)
+            write.seat = found if found is not None else seat
             yield write
 
     @staticmethod

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .games.errors import RuleError, say
 from .plays import apply_event, valid_device
+from .seats import check_taking_back, seat_name
 from .store import Conflict, PlayRow, Write
 from .undo import (
     inverse_event,
@@ -27,32 +28,35 @@ class TakingBack:
     of a write: _writing, _replay_of, known, state_at, _to_head, _appended, _keep)."""
 
     def undo_mine(self, play_id: str, device: str, *, key: ChangeKey | None = None,
-                  answer: Answer | None = None, check: Check | None = None) -> Done:
+                  answer: Answer | None = None, check: Check | None = None,
+                  seat: int | None = None) -> Done:
         """Take back this device's last change without touching another phone's: a
         compensating event (which records the undo, so the device can redo it), or the head
         moved back over a change no event inverts when only the clock came after it;
         anything else is refused with a sentence (companion.undo)."""
         return self._twice(lambda: self._take_back(play_id, device, "mine", key, answer,
-                                                   check))
+                                                   check, seat=seat))
 
     def redo_mine(self, play_id: str, device: str, *, key: ChangeKey | None = None,
-                  answer: Answer | None = None, check: Check | None = None) -> Done:
+                  answer: Answer | None = None, check: Check | None = None,
+                  seat: int | None = None) -> Done:
         """Put back what this device last took back (its compensating event taken back in
         turn, or the head moved on over its own change)."""
         return self._twice(lambda: self._take_back(play_id, device, "redo", key, answer,
-                                                   check))
+                                                   check, seat=seat))
 
     def undo_other(self, play_id: str, device: str | None, position, *,
                    key: ChangeKey | None = None, answer: Answer | None = None,
-                   check: Check | None = None) -> Done:
+                   check: Check | None = None, seat: int | None = None) -> Done:
         """Deliberately take back the table's last change, made by another phone; it must
         still be the change at ``position`` (the one the person saw named), else Conflict."""
         return self._twice(lambda: self._take_back(play_id, device, "other", key, answer,
-                                                   check, position))
+                                                   check, position, seat))
 
     def _take_back(self, play_id: str, device: str | None, which: str, key: ChangeKey | None,
-                   answer: Answer | None, check: Check | None, position=None) -> Done:
-        with self._writing(play_id, check) as write:
+                   answer: Answer | None, check: Check | None, position=None,
+                   seat: int | None = None) -> Done:
+        with self._writing(play_id, check, seat) as write:
             done = self._replay_of(write, key)
             if done is not None:
                 return done
@@ -63,8 +67,11 @@ class TakingBack:
             if which == "other" and (plan["target"] or {}).get("position") != position:
                 raise Conflict(row.version)
             if plan["how"] == "refuse":
-                refusal = plan["why"]
+                refusal = plan["why"]             # a message (companion.undo)
                 raise RuleError(refusal, None, plan["code"], 409)
+            # a seat takes back (or puts back) only what it may change (companion.seats)
+            check_taking_back(known.state, seat_name(known.state, write.seat),
+                              plan.get("redoes") or plan["target"], own=which != "other")
             if plan["how"] == "compensate":
                 done = self._compensate(write, known, plan["target"], device)
             elif which == "redo":
@@ -73,6 +80,20 @@ class TakingBack:
                 done = self._head_back(write, plan["target"], plan["keep"])
             done = self._keep(write, key, done, answer)
         return self._remember(done)
+
+    def _check_moved_over(self, write: Write, step: int) -> None:
+        """A seat's undo or redo of the table's latest change (the head moved): the change it
+        takes back or puts back must be one this seat may make (companion.seats)."""
+        if write.seat is None:
+            return
+        row = write.row
+        state = self.known(row, write).state
+        if step < 0:
+            found = self.store.undo_candidates(row.id, row.head, None, conn=write.conn)
+            target = next((e for e in found if e["position"] == row.head), None)
+        else:
+            target = self.store.event_after_head(row.id, row.head, conn=write.conn)
+        check_taking_back(state, seat_name(state, write.seat), target, own=False)
 
     def _plan(self, which: str, state: dict, events: list[dict], device: str | None,
               row: PlayRow, write: Write | None = None) -> dict:

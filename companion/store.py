@@ -53,6 +53,9 @@ plays = sa.Table(
     sa.Column("summary", SaidJSON, nullable=True),
     sa.Column("edit_hash", sa.String(64), nullable=False),
     sa.Column("view_hash", sa.String(64), nullable=False),
+    # one token hash per seat, in seat order (companion.tokens.seat_token_for); NULL for a
+    # play made before seats existed (it has none)
+    sa.Column("seat_hashes", sa.JSON, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_plays_updated_at", "updated_at"),
@@ -129,7 +132,8 @@ catalogue_versions = sa.Table(
 # more than running it (a profile of recording an event on PostgreSQL showed it).
 LOAD_PLAY = sa.select(plays).where(plays.c.id == sa.bindparam("play_id"))
 LOCK_PLAY = LOAD_PLAY.with_for_update()
-PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash)
+PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash,
+                          plays.c.seat_hashes)
                .where(plays.c.id == sa.bindparam("play_id")))
 PLAY_VERSIONS = (sa.select(plays.c.id, plays.c.version)
                  .where(plays.c.id.in_(sa.bindparam("ids", expanding=True))))
@@ -194,6 +198,7 @@ class PlayRow:
     view_hash: str
     created_at: dt.datetime
     updated_at: dt.datetime
+    seat_hashes: list | None = None
 
     @property
     def can_undo(self) -> bool:
@@ -332,17 +337,19 @@ class Store:
 
     # ---- plays
     def create_play(self, play_id: str, game: str, initial: dict, edit_hash: str,
-                    view_hash: str) -> None:
+                    view_hash: str, seat_hashes: list[str] | None = None) -> None:
         stamp = now()
         with self._begin() as conn:
             conn.execute(plays.insert().values(
                 id=play_id, game=game, initial=initial, version=0, head=0, length=0,
                 finished=bool(initial.get("finished")), summary=None, edit_hash=edit_hash,
-                view_hash=view_hash, created_at=stamp, updated_at=stamp))
+                view_hash=view_hash, seat_hashes=seat_hashes, created_at=stamp,
+                updated_at=stamp))
 
     def import_play(self, play_id: str, game: str, initial: dict, edit_hash: str,
                     view_hash: str, events_in_order: list[dict], *, finished: bool,
-                    summary: dict | None, snapshots: dict[int, dict], rules: str) -> None:
+                    summary: dict | None, snapshots: dict[int, dict], rules: str,
+                    seat_hashes: list[str] | None = None) -> None:
         """A new play with its whole log (each event {"type", "data", "at"}) and snapshots of
         its state ({position: state}, by the rules ``rules``), in one transaction."""
         stamp, count = now(), len(events_in_order)
@@ -350,7 +357,8 @@ class Store:
             conn.execute(plays.insert().values(
                 id=play_id, game=game, initial=initial, version=count, head=count,
                 length=count, finished=finished, summary=summary, edit_hash=edit_hash,
-                view_hash=view_hash, created_at=stamp, updated_at=stamp))
+                view_hash=view_hash, seat_hashes=seat_hashes, created_at=stamp,
+                updated_at=stamp))
             for start in range(0, count, 1000):
                 conn.execute(INSERT_EVENT, [
                     {"play_id": play_id, "position": start + i + 1, "type": e["type"],
@@ -664,6 +672,7 @@ class Write:
     def __init__(self, store: Store, conn, row: PlayRow | None):
         self.store, self.conn, self.row = store, conn, row
         self.version: int | None = None     # the play's version once this write bumped it
+        self.seat: int | None = None        # the seat of the phone writing (None: the host)
 
     def active_events(self, upto: int | None = None) -> list[dict]:
         return self.store.active_events(self.row.id, upto, conn=self.conn)

@@ -36,6 +36,8 @@ def make_app(tmp_path: Path, url: str | None = None, **config):
                       # ... and so do its backup key and the backups before an upgrade
                       "BACKUP_KEY_FILE": str(tmp_path / "backup_key") if tmp_path else None,
                       "BACKUPS_FOLDER": str(tmp_path / "backups") if tmp_path else None,
+                      # ... and the PDFs it keeps (companion/pdf_cache.py)
+                      "PDF_CACHE_DIR": str(tmp_path / "pdf-cache") if tmp_path else None,
                       **config})
     app.extensions["companion"].store.init_db()
     return app

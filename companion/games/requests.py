@@ -78,6 +78,12 @@ def score_request(game: Game) -> type:
                         **{k: (kind, None) for k, kind in game.score_types.items()})
 
 
+SeatEditsChoice = Annotated[Literal["all", "own"] | None, Field(description=(
+    "Who may change what: 'all' (absent or null: every phone edits every seat) or 'own' (a "
+    "seat token edits only its own seat; the edit token, the host's, edits all)."))]
+UtcOffset = Annotated[whole(-16 * 60, 16 * 60) | None, Field(description=(
+    "The table's time zone when the play begins, in minutes east of UTC (the starting phone's "
+    "offset): BG Stats and the exports date the play by its local start."))]
 Colour = Annotated[Literal[COLOURS] | None, Field(description="absent or null: the seat's")]
 Seat = Name | create_model("Seat", __base__=Body, name=(Name, ...), colour=(Colour, None))
 Seats = Annotated[list[Seat], Field(json_schema_extra={"uniqueItems": True})]
@@ -88,7 +94,8 @@ def play_request(game: Game) -> type:
     return create_model(f"PlayRequest{game.id.capitalize()}", __base__=Body,
                         __doc__=f"A new {game.name} play.", game=(Literal[game.id], ...),
                         players=(Seats, ...),
-                        options=(options_type(game), None), seed=(Seed, None))
+                        options=(options_type(game), None), seed=(Seed, None),
+                        seat_edits=(SeatEditsChoice, None), utc_offset_min=(UtcOffset, None))
 
 
 class TakeBack(Body):

@@ -13,11 +13,13 @@ from ..games.requests import RedoRequest, UndoRequest
 from ..owner import require_owner
 from ..plays import run_score, run_setup, score_of
 from ..qr import qr_svg
+from ..seats import seat_name
 from ..service import Done
 from ..store import PlayRow
-from ..tokens import bearer_token, token_role
+from ..tokens import bearer_token, token_role, token_seat
 from . import service
 from .changes import REPLAYED_HEADER, idempotency_key
+from .documents import forget_documents
 from .jsoncheck import check_json
 from .links import play_links, share_link
 from .openapi import openapi_document
@@ -65,11 +67,13 @@ def authorised(play_id: str, need: str) -> PlayRow:
 
 def edit_check(play_id: str):
     """authorised(play_id, "edit") as the check a change runs on its own locked read of the
-    play (service.Check): an event reads the play once, not twice."""
+    play (service.Check): an event reads the play once, not twice. It answers the seat a
+    seat token is bound to (None for the edit token), for the play's edit policy."""
     token = _token()
 
-    def check(row: PlayRow | None) -> None:
+    def check(row: PlayRow | None) -> int | None:
         _opens(row, token, "edit")
+        return token_seat(row, token)
 
     return check
 
@@ -126,17 +130,30 @@ def shipwrights_heroes():
 @bp.post("/plays")
 def create_play():
     row, tokens, state = service().create(json_body())
-    links = play_links(row.id, tokens)
+    links = play_links(row.id, {"edit": tokens["edit"], "view": tokens["view"]})
     body = {"id": row.id, "edit_token": tokens["edit"], "view_token": tokens["view"],
             "edit_url": links["edit"], "view_url": links["view"],
+            "seats": seats_json(row.id, state, tokens["seats"]),
             "state": state_json(row, state)}
     return jsonify(body), 201, {"Location": url_for("api.get_play", play_id=row.id)}
+
+
+def seats_json(play_id: str, state: dict, tokens: list[str]) -> list[dict]:
+    """One {"name", "token", "url"} per player, in seat order (api.md, "Seats")."""
+    links = [play_links(play_id, {"seat": token})["seat"] for token in tokens]
+    return [{"name": player["name"], "token": token, "url": link}
+            for player, token, link in zip(state["players"], tokens, links, strict=True)]
 
 
 @bp.get("/plays/<play_id:play_id>")
 def get_play(play_id):
     row = authorised(play_id, "view")
-    return jsonify({"state": state_json(row, service().state(row))})
+    state = service().state(row)
+    body = {"state": state_json(row, state)}
+    seat = token_seat(row, bearer_token(request.headers))
+    if seat is not None:
+        body["seat"] = seat_name(state, seat)
+    return jsonify(body)
 
 
 @bp.post("/plays/<play_id>/events")
@@ -157,6 +174,7 @@ def delete_play(play_id):
     else:
         row = authorised(play_id, "edit")
     service().store.delete_play(row.id)
+    forget_documents(row.id)
     return Response(status=204)
 
 

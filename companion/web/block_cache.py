@@ -27,6 +27,7 @@ from flask_wtf.csrf import generate_csrf
 
 from ..owner import is_owner
 from .parts import between
+from .seating import SEAT_COOKIE
 
 MAX_KEPT = 128
 SLOT_END = "<!--/device-->"
@@ -39,7 +40,9 @@ _lock = threading.Lock()
 
 
 def key_of(row, token: str) -> tuple:
-    return (row.id, row.version, token, str(get_locale() or "en"), is_owner(request))
+    # the seat this phone took with "I am Ben" draws its own block (issue 24)
+    return (row.id, row.version, token, str(get_locale() or "en"), is_owner(request),
+            request.cookies.get(SEAT_COOKIE, ""))
 
 
 def seconds() -> float:

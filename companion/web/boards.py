@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from ..games import get_game
@@ -18,10 +18,10 @@ from ..games.protocol import make_rng
 from ..games.seafarers import FAIRNESS_LABELS, FAIRNESS_NAMES, hexgrid, svg, wrong_count
 from ..games.seafarers.scenarios import PRODUCING, RESOURCE_OF, SCENARIOS
 from ..games.seafarers.table import chip_moves, terrain_word
-from ..pdf import html_to_pdf
 from ..plays import parse_seed
 from ..qr import qr_svg
 from . import service
+from .documents import make_pdf
 from .forms import coerce
 from .links import site_root
 from .words import core
@@ -140,7 +140,7 @@ def seafarers_pdf():
         return render_template("error.html", status=status, message=message), status
     html = render_template("boards/seafarers_pdf.html", **context)
     name = re.sub(r"[^A-Za-z0-9_-]", "", f"{context['scenario']}-{context['seed']}")[:60]
-    return Response(html_to_pdf(html, current_app.static_folder), mimetype="application/pdf",
+    return Response(make_pdf(html, "_boards"), mimetype="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="seafarers-{name}.pdf"'})
 
 

@@ -98,16 +98,24 @@ def register(app: Flask) -> None:
         return Response(message + "\n", 400, mimetype="text/plain")
 
     @app.errorhandler(429)
-    def too_many(err: HTTPException):
-        from .limits import Busy
+    @app.errorhandler(503)
+    def refused(err: HTTPException):
+        """A limit (Flask-Limiter's 429), or a refusal of companion.web.limits: the sentence in
+        the page's language, English in the API, and how long to wait."""
+        from flask_babel import force_locale
 
-        if isinstance(err, Busy):
-            code, message, wait = "busy", err.description, "5"
+        from .limits import RATE_LIMITED, Refusal
+
+        if isinstance(err, Refusal):
+            code, sentence, wait = err.error_code, err.sentence, str(err.retry_after)
         else:
-            code, message, wait = "rate_limited", say("This device has sent too many requests "
-                                                       "in a minute; wait a moment and try "
-                                                       "again."), "60"
-        response = make_response(error_response(429, code, message))
+            code, sentence, wait = "rate_limited", RATE_LIMITED, "60"
+        if wants_json():
+            with force_locale("en"):
+                message = str(sentence)
+        else:
+            message = str(sentence)
+        response = make_response(error_response(err.code, code, message))
         response.headers.setdefault("Retry-After", wait)
         return response
 

@@ -38,6 +38,10 @@ def new_play_body(form, game: Game) -> dict:
     body = {"game": game.id, "players": players, "options": options}
     if (form.get("seed") or "").strip():
         body["seed"] = coerce(form["seed"])
+    if form.get("seat_edits"):
+        body["seat_edits"] = form["seat_edits"]
+    if (form.get("utc_offset_min") or "").strip():     # the phone's, set by newplay.js
+        body["utc_offset_min"] = coerce(form["utc_offset_min"])
     return body
 
 

@@ -1,13 +1,16 @@
 """Limits, so one client cannot fill the disk or slow the other tables.
 
-- Per client address and minute (Flask-Limiter, counted in each server process's memory):
-  plays created (the API, the new-play form, imports) and changes to plays (events, undo,
-  redo; pages and API together). The defaults are far above what a real table does: five
-  phones tapping as fast as people can tap stay an order of magnitude below the event limit.
-- At most HEAVY_SLOTS documents (score-sheet PDFs, score pads, Seafarers board PDFs, imports) are
-  made at once per server process; a request that finds no free slot within HEAVY_WAIT
-  seconds is told to try again, so the threads that answer the tables' taps stay free.
-Both answer 429 with a plain sentence (JSON for the API) and a Retry-After header.
+- Per client address and minute (Flask-Limiter, counted in each server process's memory), one
+  allowance per kind of request: plays created, changes to plays, documents (PDFs, imports),
+  calculations (setup, score, heroes, QR codes, charts, Seafarers boards, exports) and, for every
+  other route, reads (pages, play blocks, polls, live streams opened, API reads), counted per
+  route. The defaults are far above what a real table does. Only /healthz and static files are
+  free.
+- Live streams held open: companion/web/stream_caps.py. PDFs are made in a small pool of
+  processes beside each server process (companion/pdf_pool.py), HEAVY_SLOTS of them; imports,
+  which are made in the request, HEAVY_SLOTS at once per process. A request that finds no free
+  one within HEAVY_WAIT seconds is told to try again (503), so the tables' taps go on.
+Every refusal is a plain sentence (JSON for the API) with a Retry-After header.
 """
 from __future__ import annotations
 
@@ -16,33 +19,70 @@ import threading
 from functools import wraps
 
 from flask import Flask, current_app
-from werkzeug.exceptions import TooManyRequests
+from flask_babel import lazy_gettext as _l
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 DEFAULTS = {
     "RATELIMIT_PLAYS": "60 per minute",       # plays created per client
-    "RATELIMIT_EVENTS": "1500 per minute",    # events, undo and redo per client
-    "RATELIMIT_HEAVY": "40 per minute",       # PDFs, boards, imports per client
-    "HEAVY_SLOTS": 1,                         # documents made at once per process
-    "HEAVY_WAIT": 0.5,                        # seconds a document waits for a slot
+    "RATELIMIT_EVENTS": "1500 per minute",    # events, undo, redo, deletes, box data per client
+    "RATELIMIT_HEAVY": "40 per minute",       # PDFs, pads, board PDFs, imports per client
+    "RATELIMIT_COMPUTE": "120 per minute",    # setup, score, heroes, QR codes, charts, boards
+    "RATELIMIT_READS": "1200 per minute",     # every other route, each on its own
+    "HEAVY_SLOTS": 1,                         # PDF processes and imports at once per process
+    "HEAVY_WAIT": 0.5,                        # seconds a document waits for a free one
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
 }
 
 # settings a club can change in the environment (e.g. behind a reverse proxy, where every phone
 # arrives from the proxy's one address)
-FROM_ENVIRONMENT = ("RATELIMIT_PLAYS", "RATELIMIT_EVENTS", "RATELIMIT_HEAVY", "HEAVY_SLOTS",
-                    "HEAVY_WAIT", "RATELIMIT_STORAGE_URI")
+FROM_ENVIRONMENT = ("RATELIMIT_PLAYS", "RATELIMIT_EVENTS", "RATELIMIT_HEAVY",
+                    "RATELIMIT_COMPUTE", "RATELIMIT_READS", "HEAVY_SLOTS", "HEAVY_WAIT",
+                    "RATELIMIT_STORAGE_URI")
 
 PLAY_CREATION = ("api.create_play", "pages.new_play", "table.import_page", "table.api_import")
 PLAY_CHANGES = ("api.post_event", "api.undo", "api.redo", "pages.post_event", "pages.move",
-                "api.delete_play", "pages.delete_play", "pages.owner_delete_play")
+                "api.delete_play", "pages.delete_play", "pages.owner_delete_play",
+                "pages.save_box_values", "api.put_catalogue", "api.restore_catalogue",
+                "api.undo_catalogue", "pages.catalogue", "pages.catalogue_form",
+                "pages.shipwrights_catalogue_form", "pages.catalogue_restore",
+                "pages.catalogue_undo", "book_layouts.edit")
 HEAVY = ("api.scoresheet", "pages.scoresheet", "table.pad", "boards.seafarers_pdf",
          "table.import_page", "table.api_import")
+IMPORTS = ("table.import_page", "table.api_import")   # made in the request, HEAVY_SLOTS at once
+COMPUTE = ("api.setup", "api.score", "api.shipwrights_heroes", "api.join_svg",
+           "pages.join_svg", "table.chart_svg", "boards.seafarers", "table.export",
+           "table.api_export")
+FREE = ("pages.healthz",)   # and static files (Flask-Limiter leaves those alone by itself)
 
 
-class Busy(TooManyRequests):
-    description = ("The server is busy making other documents right now; "
-                   "try again in a moment.")
+RATE_LIMITED = _l("This device has sent too many requests in a minute; wait a moment and try "
+                  "again.")
+
+
+class Refusal:
+    """A request refused for the server's sake: its status, code, sentence and how many
+    seconds to wait (Retry-After). The sentence is in the page's language on pages, English
+    in the API (companion/web/errors.py)."""
+    error_code = "busy"
+    retry_after = 5
+    sentence = _l("The server is busy making other documents right now; try again in a "
+                  "moment.")
+
+    def __init__(self, sentence=None, retry_after: int | None = None, error_code=None):
+        super().__init__()   # werkzeug's 429 and 503 set their own retry_after (None)
+        self.sentence = self.sentence if sentence is None else sentence
+        self.retry_after = type(self).retry_after if retry_after is None else retry_after
+        self.error_code = self.error_code if error_code is None else error_code
+        self.description = str(self.sentence)
+
+
+class Busy(Refusal, ServiceUnavailable):
+    """Every document slot (PDF process, import) of this server process is taken: 503."""
+
+
+class TooMany(Refusal, TooManyRequests):
+    """A refusal of this client for holding too much at once: 429."""
 
 
 def _setting(name: str):
@@ -59,21 +99,28 @@ def init_limits(app: Flask) -> None:
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, os.environ.get(key, value) if key in FROM_ENVIRONMENT
                               else value)
-    limiter = Limiter(get_remote_address, app=app)
+    limiter = Limiter(get_remote_address, app=app,
+                      default_limits=[_setting("RATELIMIT_READS")])
     app.extensions["companion_limiter"] = limiter
-    for names, scope, setting in ((PLAY_CREATION, "plays", "RATELIMIT_PLAYS"),
-                                  (PLAY_CHANGES, "changes", "RATELIMIT_EVENTS")):
-        rule = limiter.shared_limit(_setting(setting), scope=scope,
-                                    methods=["POST", "DELETE"])
+    views = app.view_functions
+    for endpoint in FREE:
+        views[endpoint] = limiter.exempt(views[endpoint])
+    for names, scope, setting, methods in (
+            (PLAY_CREATION, "plays", "RATELIMIT_PLAYS", ["POST", "DELETE"]),
+            (PLAY_CHANGES, "changes", "RATELIMIT_EVENTS", ["POST", "PUT", "DELETE"]),
+            (COMPUTE, "compute", "RATELIMIT_COMPUTE", None)):
+        # a route limited for some methods keeps the reads allowance for the others (a GET of
+        # the new-play form, the delete confirmation)
+        rule = limiter.shared_limit(_setting(setting), scope=scope, methods=methods,
+                                    override_defaults=methods is None)
         for endpoint in names:   # the limiter checks in the wrapper it returns
-            if endpoint in app.view_functions:
-                app.view_functions[endpoint] = rule(app.view_functions[endpoint])
+            views[endpoint] = rule(views[endpoint])
     heavy_rule = limiter.shared_limit(_setting("RATELIMIT_HEAVY"), scope="heavy")
     slots = threading.BoundedSemaphore(int(app.config["HEAVY_SLOTS"]))
     for endpoint in dict.fromkeys(HEAVY):
-        if endpoint in app.view_functions:
-            app.view_functions[endpoint] = heavy_rule(
-                _one_at_a_time(app.view_functions[endpoint], slots))
+        view = views[endpoint]
+        views[endpoint] = heavy_rule(_one_at_a_time(view, slots) if endpoint in IMPORTS
+                                     else view)
 
 
 def _one_at_a_time(view, slots: threading.BoundedSemaphore):

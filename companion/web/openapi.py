@@ -48,9 +48,10 @@ def op(summary: str, ok: dict | None = None, errors=(), body=None, params=(), se
         answer["headers"] = {"Idempotent-Replayed": {
             "description": "true when this is the stored answer to a repeated Idempotency-Key",
             "schema": {"enum": ["true"]}}}
+    # every route has a per-client limit (companion/web/limits.py): a 429 with Retry-After
     out = {"summary": summary, "responses": {status: answer, **{str(c): {
         "description": "error", "content": {"application/json": {"schema": ref("Error")}}}
-        for c in errors}}}
+        for c in dict.fromkeys((*errors, 429))}}}
     if body is not None:
         out["requestBody"] = {"required": not optional,
                               "content": {"application/json": {"schema": body}}}
@@ -105,7 +106,7 @@ def paths() -> dict:
             ref("StateResponse"), CHANGE, ref("RedoRequest"), ["play", "key"], True,
             optional=True)},
         "/api/v1/plays/{play_id}/scoresheet.pdf": {"get": op(
-            "The score sheet as PDF", TEXT, (401, 403, 429), params=["play"], secure=True,
+            "The score sheet as PDF", TEXT, (401, 403, 429, 503), params=["play"], secure=True,
             kind="application/pdf")},
         "/api/v1/plays/{play_id}/join.svg": {"get": op(
             "A QR code of the play's view link", TEXT, (401, 403), params=["play"],
@@ -114,7 +115,7 @@ def paths() -> dict:
             "Server-sent events: 'event: version' with the play's version at once and at "
             "every change (from any worker or server), a ': heartbeat' comment every 15 s; "
             "the server ends the stream after 10 minutes (reconnect, as EventSource does)",
-            SSE, (401, 403, 404), params=["play"], secure=True, kind="text/event-stream")},
+            SSE, (401, 403, 404, 503), params=["play"], secure=True, kind="text/event-stream")},
         "/api/v1/plays/{play_id}/export": {"get": op(
             "The play as JSON: players, options, seed, box data, every event, the result",
             OBJECT, (401, 403), params=["play"], secure=True)},
@@ -123,7 +124,7 @@ def paths() -> dict:
             "(sheet checks added after the play was recorded excepted) and stored in one "
             "transaction. The body may be up to 8 MiB (every other body: 256 KiB), an export "
             "of up to 25,000 events", OBJECT,
-            (400, 404, 413, 415, 422, 429), ref("ImportRequest"), status="201")},
+            (400, 404, 413, 415, 422, 429, 503), ref("ImportRequest"), status="201")},
         "/api/v1/catalogue/{game_id}/versions": {"get": op(
             "The kept versions of the box data, newest first", ref("CatalogueVersions"),
             (404,), params=["game"])},
@@ -195,7 +196,9 @@ def answers() -> dict:
                                                  "clock"],
                   "properties": {"clock": ref("Clock")}},
         "StateResponse": {"type": "object", "required": ["state"],
-                          "properties": {"state": ref("State")}},
+                          "properties": {"state": ref("State"), "seat": {
+                              "type": "string", "description": "Read with a seat token: the "
+                                                              "player whose seat it is."}}},
         "CatalogueVersions": {"type": "object", "required": ["game", "versions"], "properties": {
             "game": TEXT, "versions": {"type": "array", "items": {"type": "object", "properties": {
                 "id": {"type": "integer"}, "source": TEXT,
@@ -210,7 +213,15 @@ def answers() -> dict:
                                  "finished_at": {"type": ["string", "null"],
                                                  "format": "date-time"},
                                  "running": {"type": "boolean"},
-                                 "elapsed_s": {"type": "integer", "minimum": 0}}},
+                                 "elapsed_s": {"type": "integer", "minimum": 0},
+                                 "players": {"type": "object", "description": (
+                                     "Games with turns: {name: {elapsed_s, turns, longest_s}}; "
+                                     "the clock runs for the player whose turn it is, ending a "
+                                     "turn passes it, pause stops all; with off_turns_s they "
+                                     "add up to elapsed_s.")},
+                                 "turn": {"type": ["object", "null"], "description": (
+                                     "The turn running now: {player, elapsed_s}.")},
+                                 "off_turns_s": {"type": "integer", "minimum": 0}}},
     }
 
 

@@ -25,7 +25,7 @@ from ..owner import is_owner, matches, presented_key, set_owner_cookie
 from ..plays import COLOURS
 from ..qr import qr_svg
 from ..store import Conflict, PlayRow
-from ..tokens import token_role
+from ..tokens import token_role, token_seat
 from . import service
 from .block_cache import unmarked
 from .changes import (
@@ -34,6 +34,7 @@ from .changes import (
     device_header,
     idempotency_key,
 )
+from .documents import forget_documents
 from .forms import coerce, event_body, new_play_body
 from .jsoncheck import uploaded_json
 from .links import share_link
@@ -132,7 +133,7 @@ def post_event(play_id, token):
         body = event_body(request.form, game, service().state(row))
         if device is not None:
             body["device"] = device
-        done = service().change(play_id, body, key=key)
+        done = service().change(play_id, body, key=key, seat=token_seat(row, token))
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
@@ -147,26 +148,29 @@ def move(play_id, token, move):
     row, role = open_play(play_id, token)
     if role != "edit":
         abort(403)
+    seat = token_seat(row, token)
     try:
         key = idempotency_key()
         other = (request.form.get("other") or "").strip()
         if move == "undo" and other:
             position = check_body(Version, coerce(other), "other")
-            done = service().undo_other(play_id, device_header(), position, key=key)
+            done = service().undo_other(play_id, device_header(), position, key=key,
+                                        seat=seat)
         elif request.form.get("mine") == "1":
             device = device_header()
             if device is None:
                 raise RuleError("This phone did not say who it is, so its own last change "
                                 "is unknown; reload the page.", DEVICE_HEADER)
             take_back = service().undo_mine if move == "undo" else service().redo_mine
-            done = take_back(play_id, device, key=key)
+            done = take_back(play_id, device, key=key, seat=seat)
         else:
             expected = (request.form.get("expected_version") or "").strip()
             # the API's body ("abc" is a 400 like on the event form, not an undo without a check)
             body = check_body(UndoRequest if move == "undo" else RedoRequest,
                               {"expected_version": coerce(expected)} if expected else {})
             done = service().move_head(play_id, -1 if move == "undo" else 1,
-                                       body.expected_version, key=key)
+                                       body.expected_version, key=key,
+                                       seat=seat)
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
@@ -223,6 +227,7 @@ def _delete(row: PlayRow, token: str | None):
     if request.method == "POST":
         service().store.delete_play(row.id)
         forget_play(row.id)
+        forget_documents(row.id)
         return render_template("plays/deleted.html", game=game, row=row)
     return render_template("plays/delete.html", game=game, row=row, token=token)
 

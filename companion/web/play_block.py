@@ -13,6 +13,7 @@ from .block_cache import unmarked
 from .changes import quiet_device
 from .links import role_links
 from .parts import cut, held_parts, setup_done
+from .seating import seat_context
 
 
 def device_context(row: PlayRow, role: str, token: str) -> dict:
@@ -22,7 +23,9 @@ def device_context(row: PlayRow, role: str, token: str) -> dict:
     state = service().state(row)
     return {"row": row, "state": state, "game": get_game(row.game), "role": role,
             "token": token, "undo": dict(undo or {}, device=device),
-            "clock": service().clock_of(state)}
+            "clock": service().clock_of(state),
+            # this phone's seat (issue 24): its controls are the seat's own
+            **seat_context(row, role, token, state)}
 
 
 def play_context(row: PlayRow, role: str, token: str, **extra) -> dict:

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import current_app, has_request_context, render_template, request
+from flask import has_request_context, render_template, request
 
 from ..games import get_game
 from ..games.errors import RuleError
 from ..games.protocol import Game
-from ..pdf import html_to_pdf
 from ..plays import score_of
 from ..store import PlayRow
 from . import service
+from .documents import make_pdf
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 MIN_PAD_ROWS = 3
@@ -44,7 +44,7 @@ def scoresheet_html(row: PlayRow, state: dict, paper: str | None = None) -> str:
 
 
 def scoresheet_pdf(row: PlayRow, state: dict, paper: str | None = None) -> bytes:
-    return html_to_pdf(scoresheet_html(row, state, paper), current_app.static_folder)
+    return make_pdf(scoresheet_html(row, state, paper), row.id)
 
 
 def pad_rows(game: Game) -> list[str]:
@@ -68,4 +68,4 @@ def pad_html(game: Game, players: int, paper: str) -> str:
 
 
 def pad_pdf(game: Game, players: int, paper: str) -> bytes:
-    return html_to_pdf(pad_html(game, players, paper), current_app.static_folder)
+    return make_pdf(pad_html(game, players, paper), "_pads")

@@ -9,12 +9,14 @@ from closing an idle stream and finds a phone that has gone (its write fails, th
 closes the response, and the watch is freed). After LIVE_MAX_SECONDS the server ends the
 stream and the browser's EventSource reconnects by itself, starting again with the version.
 Tokens are checked exactly as ``poll`` does: a wrong one is a plain 404 that tells nothing.
+How many streams one address, one play and one server process may hold: stream_caps.py,
+which admits or refuses a stream request before it reaches this module.
 """
 from __future__ import annotations
 
 import time
 
-from flask import Blueprint, Response, abort, current_app
+from flask import Blueprint, Response, abort, current_app, request
 
 from ..games.errors import RuleError
 from ..tokens import bearer_token, token_role
@@ -41,8 +43,6 @@ def page_live(play_id, token):
 
 @bp.get("/api/v1/plays/<play_id>/live")
 def api_live(play_id):
-    from flask import request
-
     token = bearer_token(request.headers)
     if token is None:
         raise RuleError("Send the play's token as 'Authorization: Bearer <token>'.", None,

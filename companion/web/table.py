@@ -1,7 +1,7 @@
 """The table experience: join by QR, history and charts, exports and import, blank score pads."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from ..charts import duration_stats, line_chart_svg, player_stats, round_series
@@ -9,6 +9,7 @@ from ..exports import bgstats_link, export_csv, export_document, export_json
 from ..games import GAMES, get_game
 from ..games.errors import RuleError
 from ..plays import score_of
+from ..qr import qr_svg
 from ..store import PlayRow
 from . import service
 from .i18n import game_name
@@ -16,6 +17,8 @@ from .jsoncheck import uploaded_json
 from .links import play_links, share_link
 from .pages import open_play
 from .privacy import visible_ids
+from .seating import COOKIE_AGE, SEAT_COOKIE, seat_tokens
+from .security import behind_https
 from .sheets import PAPERS, pad_pdf, paper_of
 
 bp = Blueprint("table", __name__)
@@ -35,9 +38,42 @@ def join(play_id, token):
     row, role = open_play(play_id, token)
     want_edit = request.args.get("edit") == "1" and role == "edit"
     link = share_link(row.id, role, token, want_edit)
+    # beside the table's code, one per seat ("Ben") on the host's phone (issue 24)
+    seats = [{"name": p["name"], "colour": p["colour"],
+              "url": play_links(row.id, {"seat": t})["seat"],
+              "qr": url_for("table.seat_svg", play_id=row.id, token=token, seat=i)}
+             for i, (p, t) in enumerate(zip(row.initial["players"],
+                                            seat_tokens(row, role, token), strict=False))]
     return render_template("table/join.html", row=row, role=role, token=token,
                            game=get_game(row.game), link=link, want_edit=want_edit,
-                           local_only=_is_local_link(link))
+                           local_only=_is_local_link(link), seats=seats)
+
+
+@bp.get("/plays/<play_id>/<token>/seat/<int:seat>.svg")
+def seat_svg(play_id, token, seat):
+    """The QR code of one seat's link (only the host's phone holds the seats' tokens)."""
+    row, role = open_play(play_id, token)
+    tokens = seat_tokens(row, role, token)
+    if not 0 <= seat < len(tokens):
+        abort(404)
+    return Response(qr_svg(play_links(row.id, {"seat": tokens[seat]})["seat"]),
+                    mimetype="image/svg+xml")
+
+
+@bp.get("/plays/<play_id>/<token>/seat/<int:seat>")
+@bp.get("/plays/<play_id>/<token>/seat/none", defaults={"seat": None})
+def take_seat(play_id, token, seat):
+    """"I am Ben" (or leaving the seat): remembered on this phone for this play, a cookie
+    scoped to the play's address, so a reload and the next visit keep it."""
+    row, role = open_play(play_id, token)
+    response = redirect(url_for("pages.play", play_id=row.id, token=token))
+    path = f"/plays/{row.id}/"
+    if role == "edit" and seat is not None and 0 <= seat < len(row.initial["players"]):
+        response.set_cookie(SEAT_COOKIE, str(seat), max_age=COOKIE_AGE, path=path,
+                            samesite="Lax", httponly=True, secure=behind_https())
+    else:
+        response.delete_cookie(SEAT_COOKIE, path=path)
+    return response
 
 
 def _is_local_link(link: str) -> bool:
@@ -132,13 +168,15 @@ def import_page():
 
 @bp.post("/api/v1/plays/import")
 def api_import():
-    from .api import json_body, state_json
+    from .api import json_body, seats_json, state_json
 
     row, tokens = import_play(json_body())
-    links = play_links(row.id, tokens)
+    links = play_links(row.id, {"edit": tokens["edit"], "view": tokens["view"]})
+    state = service().state(row)
     return {"id": row.id, "edit_token": tokens["edit"], "view_token": tokens["view"],
             "edit_url": links["edit"], "view_url": links["view"],
-            "state": state_json(row, service().state(row))}, 201, \
+            "seats": seats_json(row.id, state, tokens["seats"]),
+            "state": state_json(row, state)}, 201, \
         {"Location": url_for("api.get_play", play_id=row.id)}
 
 

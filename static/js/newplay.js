@@ -5,6 +5,9 @@
   var form = document.getElementById("new-play");
   if (!form) { return; }
   var KEY = "nsc.table";
+  // the table's time zone (minutes east of UTC): BG Stats dates the play by its local start
+  var offset = document.getElementById("utc-offset");
+  if (offset && !offset.value) { offset.value = String(-new Date().getTimezoneOffset()); }
   var seats = form.querySelectorAll(".seat[data-seat]");
 
   function load() {

@@ -29,9 +29,9 @@ def event(kind, minutes, **data):
 def test_a_new_play_runs_from_its_start():
     state = knarr()
     assert state["clock"]["started_at"] == "2025-05-01T18:00:00+00:00"
-    assert clock.read(state["clock"], at(12)) == {
+    assert clock.read(state["clock"], at(12)).items() >= {
         "started_at": "2025-05-01T18:00:00+00:00", "finished_at": None, "running": True,
-        "elapsed_s": 12 * 60}
+        "elapsed_s": 12 * 60}.items()
 
 
 def test_a_paused_clock_does_not_run():

@@ -45,7 +45,7 @@ def test_document_round_trips_through_parse_import_and_replays_to_the_same_resul
     doc = json.loads(json.dumps(a_play()))
     body, events, catalogue = parse_import(doc)
     assert body == {"game": "reavers", "players": doc["players"], "options": doc["options"],
-                    "seed": "seed-1"}
+                    "seed": "seed-1", "seat_edits": "all"}
     state, _ = replay_import(initial_of_import(body, catalogue), events)
     assert state["finished"] is True
     assert score_of(state)["winners"] == doc["result"]["winners"] == ["Bo"]

@@ -46,15 +46,16 @@ def read(client, play):
 
 def test_the_state_carries_the_clock_and_a_paused_clock_does_not_run(client, turn):
     play = create(client)
-    assert play["state"]["clock"] == {"started_at": "2025-05-01T18:00:00+00:00",
-                                      "finished_at": None, "running": True, "elapsed_s": 0}
+    assert play["state"]["clock"].items() >= {"started_at": "2025-05-01T18:00:00+00:00",
+                                              "finished_at": None, "running": True,
+                                              "elapsed_s": 0}.items()
     turn.advance(25)
     assert read(client, play)["elapsed_s"] == 25 * 60
     assert post(client, play, {"type": "pause"}).get_json()["state"]["clock"]["running"] is False
     turn.advance(90)
-    assert read(client, play) == {"started_at": "2025-05-01T18:00:00+00:00",
-                                  "finished_at": None, "running": False,
-                                  "elapsed_s": 25 * 60}
+    assert read(client, play).items() >= {"started_at": "2025-05-01T18:00:00+00:00",
+                                          "finished_at": None, "running": False,
+                                          "elapsed_s": 25 * 60}.items()
     post(client, play, {"type": "resume"})
     turn.advance(5)
     assert read(client, play)["elapsed_s"] == 30 * 60
@@ -75,8 +76,8 @@ def test_undo_of_a_pause_lets_the_clock_run_again(client, turn):
     turn.advance(10)
     client.post(f"/api/v1/plays/{play['id']}/undo",
                 headers={"Authorization": f"Bearer {play['edit_token']}"})
-    assert read(client, play) | {"started_at": None} == {
-        "started_at": None, "finished_at": None, "running": True, "elapsed_s": 20 * 60}
+    assert (read(client, play) | {"started_at": None}).items() >= {
+        "started_at": None, "finished_at": None, "running": True, "elapsed_s": 20 * 60}.items()
 
 
 def test_duration_in_history_exports_and_pdf(client, turn):

@@ -123,38 +123,161 @@ def test_plays_created_per_minute_are_limited_across_api_form_and_import(tmp_pat
     assert client.post("/api/v1/plays/import", json=doc).status_code == 429
 
 
-def test_one_document_at_a_time_and_the_taps_go_on(tmp_path, monkeypatch):
-    from companion.web import sheets
+def test_imports_are_made_one_at_a_time_and_the_taps_go_on(tmp_path, monkeypatch):
+    """An import is replayed in the request: HEAVY_SLOTS of them at once per process; another
+    finds none free and is told to come back (503 with Retry-After), the tables' taps go on.
+    (PDFs have their own pool of processes: tests/web/test_documents.py.)"""
+    from companion.web import table
 
     app = limited_app(tmp_path, HEAVY_WAIT=0)
     client = app.test_client()
     play = new_play(client)
+    doc = client.get(f"/api/v1/plays/{play['id']}/export", headers={
+        "Authorization": f"Bearer {play['view_token']}"}).get_json()
     started, release = threading.Event(), threading.Event()
+    real_import = table.import_play
 
-    def slow_pdf(html, base_url):
+    def slow_import(body):
         started.set()
         assert release.wait(30)
-        return b"%PDF-1.7 test"
+        return real_import(body)
 
-    monkeypatch.setattr(sheets, "html_to_pdf", slow_pdf)
+    monkeypatch.setattr(table, "import_play", slow_import)
     first = {}
-    worker = threading.Thread(target=lambda: first.update(reply=app.test_client().get(
-        f"/plays/{play['id']}/{play['view_token']}/scoresheet.pdf")))
+    worker = threading.Thread(target=lambda: first.update(
+        reply=app.test_client().post("/api/v1/plays/import", json=doc)))
     worker.start()
     try:
         assert started.wait(30)
-        busy = client.get(f"/api/v1/plays/{play['id']}/scoresheet.pdf",
-                          headers={"Authorization": f"Bearer {play['view_token']}"})
-        assert busy.status_code == 429
+        busy = client.post("/api/v1/plays/import", json=doc)
+        assert busy.status_code == 503
         assert busy.get_json()["error"]["code"] == "busy"
-        assert client.get("/pads/knarr.pdf").status_code == 429
+        assert int(busy.headers["Retry-After"]) > 0
+        page = client.post("/import", data={})
+        assert page.status_code == 503 and "try again" in page.get_data(as_text=True)
         assert tap(client, play, 1).status_code == 200        # the table is not held up
     finally:
         release.set()
         worker.join()
-    assert first["reply"].status_code == 200
-    assert client.get(f"/api/v1/plays/{play['id']}/scoresheet.pdf", headers={
-        "Authorization": f"Bearer {play['view_token']}"}).status_code == 200
+    assert first["reply"].status_code == 201
+
+
+# ---------------------------------------------------------------- what computes
+def computing_requests(client):
+    """One request to each endpoint that computes and is not a document or a change (issue
+    22, F4: 15,505 Seafarers setups in 30 s slowed a table's events 27-fold)."""
+    play = new_play(client, game="knarr", players=("Ann", "Bo"))
+    view = {"Authorization": f"Bearer {play['view_token']}"}
+    page = f"/plays/{play['id']}/{play['view_token']}"
+    return [
+        ("post", "/api/v1/games/seafarers/setup",
+         {"json": {"players": ["Ann", "Bo", "Cy", "Di"], "seed": 1,
+                   "options": {"scenario": "greater_catan"}}}),
+        ("post", "/api/v1/games/knarr/score",
+         {"json": {"players": [{"name": "Ann", "sheet": {"vp": 3}},
+                               {"name": "Bo", "sheet": {"vp": 4}}]}}),
+        ("post", "/api/v1/games/shipwrights/heroes",
+         {"json": {"tracks": {"Ann": {"military": 3, "trade": 1, "renown": 0},
+                              "Bo": {"military": 1, "trade": 2, "renown": 2}},
+                   "neutral": {"military": 2, "trade": 2, "renown": 2}}}),
+        ("get", f"/api/v1/plays/{play['id']}/join.svg", {"headers": view}),
+        ("get", f"{page}/join.svg", {}),
+        ("get", f"{page}/chart.svg", {}),
+        ("get", "/boards/seafarers?scenario=four_islands&players=3&seed=1", {}),
+        ("get", f"{page}/export.csv", {}),
+        ("get", f"/api/v1/plays/{play['id']}/export", {"headers": view}),
+    ]
+
+
+def test_every_endpoint_that_computes_shares_one_limit(tmp_path):
+    app = limited_app(tmp_path, RATELIMIT_COMPUTE="3 per minute")
+    client = app.test_client()
+    requests = computing_requests(client)
+    limiter = app.extensions["companion_limiter"]
+    for method, path, kwargs in requests:
+        limiter.reset()
+        answers = [getattr(client, method)(path, **kwargs) for _ in range(4)]
+        assert [a.status_code for a in answers[:3]] == [200] * 3, (path, answers[0].data[:200])
+        refused = answers[3]
+        assert refused.status_code == 429, path
+        assert int(refused.headers["Retry-After"]) > 0
+        if path.startswith("/api/"):
+            assert refused.get_json()["error"]["code"] == "rate_limited"
+        # another address is not held back
+        assert getattr(client, method)(path, environ_base={"REMOTE_ADDR": "10.0.0.9"},
+                                       **kwargs).status_code == 200, path
+    # one allowance for all of them together
+    limiter.reset()
+    answers = [getattr(client, m)(p, **k).status_code for m, p, k in requests[:4]]
+    assert answers == [200, 200, 200, 429]
+
+
+def test_the_computing_limit_comes_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("RATELIMIT_COMPUTE", "2 per minute")
+    client = limited_app(tmp_path).test_client()
+    setup = {"players": ["Ann", "Bo"], "seed": 1}
+    assert [client.post("/api/v1/games/knarr/setup", json=setup).status_code
+            for _ in range(3)] == [200, 200, 429]
+
+
+def urls_for_every_get_route(client) -> dict:
+    play = new_play(client, game="knarr", players=("Ann", "Bo"))
+    pid, view, edit = play["id"], play["view_token"], play["edit_token"]
+    page = f"/plays/{pid}/{view}"
+    return {
+        "api.catalogue_versions": "/api/v1/catalogue/knarr/versions",
+        "api.games": "/api/v1/games", "api.get_catalogue": "/api/v1/catalogue/knarr",
+        "api.get_play": f"/api/v1/plays/{pid}", "api.join_svg": f"/api/v1/plays/{pid}/join.svg",
+        "api.openapi": "/api/v1/openapi.json",
+        "api.scoresheet": f"/api/v1/plays/{pid}/scoresheet.pdf",
+        "boards.seafarers": "/boards/seafarers?scenario=four_islands&players=3&seed=1",
+        "boards.seafarers_pdf": "/boards/seafarers.pdf?scenario=four_islands&players=3&seed=1",
+        "book_layouts.edit": "/catalogue/seafarers/layouts/four_islands/3",
+        "book_layouts.index": "/catalogue/seafarers/layouts",
+        "display.display": f"{page}/display", "i18n.choose": "/language/de",
+        "pages.catalogue": "/catalogue/knarr", "pages.catalogue_export":
+        "/catalogue/knarr/export.json", "pages.catalogues": "/catalogue",
+        "pages.delete_play": f"/plays/{pid}/{edit}/delete", "pages.index": "/",
+        "pages.join_svg": f"{page}/join.svg", "pages.manifest": "/manifest.webmanifest",
+        "pages.new_play": "/new", "pages.owner_delete_play": f"/owner/plays/{pid}/delete",
+        "pages.owner_link": "/owner/not-the-key", "pages.play": page,
+        "pages.poll": f"{page}/poll?version=0", "pages.scoresheet": f"{page}/scoresheet.pdf",
+        "stream.api_live": f"/api/v1/plays/{pid}/live", "stream.page_live": f"{page}/live",
+        "table.api_export": f"/api/v1/plays/{pid}/export", "table.chart_svg": f"{page}/chart.svg",
+        "table.export": f"{page}/export.json", "table.history": "/history",
+        "table.import_page": "/import", "table.join": f"{page}/join", "table.pad":
+        "/pads/knarr.pdf", "table.pads": "/pads", "table.play_history": f"{page}/history",
+    }
+
+
+def test_every_route_has_a_limit_but_healthz_and_static_files(tmp_path):
+    """With every allowance at 2 a minute, the third request to any GET route is refused
+    (whatever it answered before: a page, a 401, a 403); a route added later without a limit
+    of its own falls under the reads allowance, and this list must name it. Every route that
+    writes is in one of the named allowances (companion/web/limits.py)."""
+    from companion.web import limits
+
+    config = {name: "2 per minute" for name in (
+        "RATELIMIT_PLAYS", "RATELIMIT_EVENTS", "RATELIMIT_HEAVY", "RATELIMIT_COMPUTE",
+        "RATELIMIT_READS")}
+    app = limited_app(tmp_path, **config)
+    client = app.test_client()
+    urls = urls_for_every_get_route(client)
+    routes = {rule.endpoint: rule.methods for rule in app.url_map.iter_rules()}
+    free = {"static", *limits.FREE}
+    assert set(urls) == {e for e, m in routes.items() if "GET" in m} - free
+    limiter = app.extensions["companion_limiter"]
+    for endpoint, url in urls.items():
+        limiter.reset()
+        answers = [client.get(url, buffered=False) for _ in range(3)]
+        for reply in answers:
+            reply.close()
+        assert answers[2].status_code == 429, (endpoint, [a.status_code for a in answers])
+    for _ in range(5):
+        assert client.get("/healthz").status_code == 200
+    named = {*limits.PLAY_CREATION, *limits.PLAY_CHANGES, *limits.HEAVY, *limits.COMPUTE}
+    writing = {e for e, m in routes.items() if m & {"POST", "PUT", "DELETE"}}
+    assert writing <= named, writing - named
 
 
 # ---------------------------------------------------------------- deleting a play

@@ -83,7 +83,8 @@ def test_no_log_line_holds_a_token_or_the_owner_key(tmp_path):
                 headers={"Content-Type": "application/json"},
                 data=b'{"game": "knarr", "players": ["Ann", "Bo"]}'), timeout=10))
             answered = []
-            for token in (play["edit_token"], play["view_token"]):
+            seat = play["seats"][0]["token"]        # a seat token too (issue 24)
+            for token in (play["edit_token"], play["view_token"], seat):
                 for path in spellings(play["id"], token):
                     answered.append(status_of(base + path, Referer=base + path))
             # every spelling opened the play: these are the requests a log must not keep
@@ -108,7 +109,7 @@ def test_no_log_line_holds_a_token_or_the_owner_key(tmp_path):
             server.terminate()
             server.wait(timeout=20)
     text = log_path.read_text()
-    for secret in (play["edit_token"], play["view_token"], key):
+    for secret in (play["edit_token"], play["view_token"], play["seats"][0]["token"], key):
         assert secret not in text
         assert secret.lower() not in text.lower()
     assert f"/plays/{play['id']}/[token]" in text

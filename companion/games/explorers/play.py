@@ -160,7 +160,7 @@ def remove_island(state: dict, data: Any) -> dict:
 def set_influence(state: dict, data: Any) -> dict:
     i = island_index(state, data.island)
     player = player_of(data.player, names_of(state), "data.player",
-                       "Pick a player of this play.")
+                       say("Pick a player of this play."))
     set_ = {k: v for k, v in given(data).items() if k in INFLUENCE}
     pieces = pieces_of(set_, "data", state["options"]["rocks_of_ruin"], fill=False)
     islands = [dict(island) for island in state["table"]["islands"]]
@@ -187,7 +187,7 @@ def set_influence(state: dict, data: Any) -> dict:
 # --------------------------------------------------------------------------- captains
 def keep_captain(state: dict, data: ExplorersKeepCaptain) -> dict:
     player, captain = data.player, data.captain
-    player_of(player, names_of(state), "data.player", "Pick a player of this play.")
+    player_of(player, names_of(state), "data.player", say("Pick a player of this play."))
     if state["setup"]["solo"]:
         raise RuleError("The solo game keeps both captains and scores the lower one.",
                         "data.captain", "solo", 422)
