@@ -355,7 +355,9 @@ def replay_import(initial: dict, events: list[dict], keep_every: int = 0
             field = f"events[{i}]" + (f".{err.field}" if err.field else "")
             raise RuleError(say("Event %(n)s (%(type)s): %(message)s", n=i + 1,
                                 type=event["type"], message=err.message), field,
-                            err.code, err.status) from err
+                            # a refusal of the play's state (the clock paused twice: 409 when
+                            # live) is a rule the file breaks: 422, as the document says
+                            err.code, 400 if err.status == 400 else 422) from err
         if keep_every and (i + 1) % keep_every == 0:
             kept[i + 1] = state
     return state, kept

@@ -245,7 +245,9 @@ def urls_for_every_get_route(client) -> dict:
         "stream.api_live": f"/api/v1/plays/{pid}/live", "stream.page_live": f"{page}/live",
         "table.api_export": f"/api/v1/plays/{pid}/export", "table.chart_svg": f"{page}/chart.svg",
         "table.export": f"{page}/export.json", "table.history": "/history",
-        "table.import_page": "/import", "table.join": f"{page}/join", "table.pad":
+        "table.import_page": "/import", "table.join": f"{page}/join",
+        "table.seat_svg": f"/plays/{pid}/{edit}/seat/0.svg",
+        "table.take_seat": f"/plays/{pid}/{edit}/seat/0", "table.pad":
         "/pads/knarr.pdf", "table.pads": "/pads", "table.play_history": f"{page}/history",
     }
 

@@ -235,6 +235,20 @@ def test_import_rejects_a_bad_event_naming_it_and_stores_nothing(client, app):
     assert len(app.extensions["companion"].store.recent_plays(limit=50)) == before
 
 
+def test_an_import_that_pauses_a_paused_clock_is_a_422_naming_the_event(client, app):
+    """Live, a second pause is a 409 (the phone was behind); in a file it is a rule the file
+    breaks: the API document lists 422 for an import, never 409 (schemathesis found it)."""
+    play = create(client)
+    doc = json.loads(page(client, play, "/export.json").data)
+    doc["events"] = [{"type": "pause", "data": {}}, {"type": "pause", "data": {}}]
+    before = len(app.extensions["companion"].store.recent_plays(limit=50))
+    response = client.post("/api/v1/plays/import", json=doc)
+    assert response.status_code == 422, response.get_json()
+    assert response.get_json()["error"]["code"] == "clock_paused"
+    assert response.get_json()["error"]["field"].startswith("events[1]")
+    assert len(app.extensions["companion"].store.recent_plays(limit=50)) == before
+
+
 def test_an_import_whose_sheets_a_later_check_refuses_is_kept_whole(client, app):
     """An export recorded before a whole-sheet check existed is imported in full (its score
     then names the problem), never cut off half way with a play and some of its events kept:
