@@ -51,8 +51,8 @@ HEAVY = ("api.scoresheet", "pages.scoresheet", "table.pad", "boards.seafarers_pd
          "table.import_page", "table.api_import")
 IMPORTS = ("table.import_page", "table.api_import")   # made in the request, HEAVY_SLOTS at once
 COMPUTE = ("api.setup", "api.score", "api.shipwrights_heroes", "api.join_svg",
-           "pages.join_svg", "table.seat_svg", "table.chart_svg", "boards.seafarers", "table.export",
-           "table.api_export")
+           "pages.join_svg", "table.seat_svg", "table.chart_svg", "boards.seafarers",
+           "table.export", "table.api_export")
 FREE = ("pages.healthz",)   # and static files (Flask-Limiter leaves those alone by itself)
 
 
