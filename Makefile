@@ -61,7 +61,7 @@ serve: run
 # clone (its JSON report goes to bench-results/quick.json, its progress to the terminal)
 test: system-test install-test translations
 	PYTHONPATH=. $(VENV)/bin/lint-imports
-	scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
+	scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 -p no:cacheprovider --durations=30 $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory bench BENCH_ARGS="--quick --out bench-results/quick.json" \
 		>/dev/null
 
