@@ -39,7 +39,8 @@ TEXTS = """(lang) => {
 ENGLISH = re.compile(r"\b(the|and|of|with|your|you|for|each|from|this|that|these|is|are|not|"
                      r"were|which|when|there|what|how|has|have|been|yet|nobody|it|its|"
                      r"turns?|rounds?|players?|cards?|VP|left|only|none|here|"
-                     r"tap|enter|missing|still|every|than|more|less)\b")
+                     r"tap|enter|missing|still|every|than|more|less|by|to|but|expansion|side|"
+                     r"variant|own|can|who|one|two|three|first|last|next)\b", re.I)
 # Names that stay English on every page: the games sold or kept under their English names (the
 # catalogues say which), the app's own name, an expansion's.
 SAME_NAMES = ("North Sea Companion", "Rocks of Ruin", "Rocks-of-Ruin", "BG Stats")
@@ -58,10 +59,13 @@ def catalogue(lang: str) -> dict:
 
 @lru_cache(maxsize=2)
 def kept_english(lang: str) -> tuple[str, ...]:
-    """The catalogue's entries translated as themselves (a game's English name), longest
-    first, and the fixed names."""
-    same = [mid for mid, text in catalogue(lang).items()
-            if isinstance(mid, str) and text == mid and len(mid) > 3 and ENGLISH.search(mid)]
+    """The names that stay English: a game's name that the language's catalogue keeps as it is
+    (only a game's name: an English sentence "translated" as itself is English), and the fixed
+    names; longest first."""
+    from companion.games import GAMES
+
+    said = catalogue(lang)
+    same = [str(game.name) for game in GAMES.values() if said.get(str(game.name)) == str(game.name)]
     return tuple(sorted({*same, *SAME_NAMES}, key=len, reverse=True))
 
 
@@ -78,28 +82,25 @@ def english_ids(lang: str) -> frozenset:
     return frozenset(out)
 
 
-# The scan's server marks what core() says (the core's own sentences: the helper "messages"
-# makes those data and translates them) between two of these invisible characters, so a scan
-# can tell English left in them from a template's English.
-CORE_MARK = "\u2063"
-CORE_SAID = re.compile(CORE_MARK + "(.*?)" + CORE_MARK, re.S)
-
-
-def core_leftovers(text: str) -> list[str]:
-    return CORE_SAID.findall(text)
-
-
 def english_in(text: str, lang: str, names: tuple[str, ...]) -> str | None:
-    """The English in ``text`` on a page in ``lang`` outside the core's marked sentences, or
-    None."""
-    text = CORE_SAID.sub(" ", text).replace(CORE_MARK, " ")
+    """The English in ``text`` on a page in ``lang``, or None: a template's words and the
+    core's sentences alike (the core's messages are translated where they are shown). A
+    catalogue entry left in English is found whole, before the names are taken out ("Rocks of
+    Ruin expansion" is not the name "Rocks of Ruin"). Soft hyphens go first ("For\u00adte\u00ad
+    resses" is one French word)."""
+    text = text.replace("\u00ad", "")
+    for bare in (text, strip_names(text, lang, names)):
+        bare = bare.strip(" :·,.;()…→←↶↷?!*\u00a0")
+        if bare in english_ids(lang):
+            return bare
+    found = ENGLISH.findall(strip_names(text, lang, names))
+    return text.strip() if found else None
+
+
+def strip_names(text: str, lang: str, names: tuple[str, ...]) -> str:
     for name in kept_english(lang) + tuple(names):
         text = text.replace(name, " ")
-    bare = text.strip(" :·,.;()…→←↶↷?!*\u00a0")
-    if bare in english_ids(lang):
-        return bare
-    found = ENGLISH.findall(text)
-    return text.strip() if found else None
+    return text
 
 
 @lru_cache(maxsize=1)
@@ -123,7 +124,7 @@ MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z][^>]*>|&(lt|gt|amp|quot|#\d+);")
 
 def not_words(text: str) -> str | None:
     """A key or markup shown as text ("raid cards", "<em>as shown</em>"), in any language."""
-    bare = text.replace(CORE_MARK, "").strip(" :·,.;()…")
+    bare = text.strip(" :·,.;()…")
     if bare in keys():
         return bare
     if MARKUP.search(text):

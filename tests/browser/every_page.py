@@ -1,7 +1,9 @@
 """Every kind of page a person can open, for the checks that go over all of them (axe-core,
 the German and French scan): the start and new-play pages, every game's play page at setup,
 in the middle of a game and at its end, the read-only view, join, history, the table display,
-the box data and board pages, the owner's pages and the error pages.
+a seat's phone in the middle of a game (the seat whose turn it is: "Your turn", and another:
+"Ann's turn", at a table where a seat edits only its own sheet), the box data and board pages,
+the owner's pages and the error pages.
 
 The plays are made through the JSON API on a live server, each with five players' worth of
 long names where the game takes five (the names that broke mid-word on a 360 px phone)."""
@@ -60,20 +62,27 @@ def middle_of(game_id: str, players: list[str], setup: dict) -> list[dict]:
 
 
 def make_plays(base: str) -> dict:
-    """{(game, stage): the API's answer for a new play} for every game and stage."""
+    """{(game, stage): the API's answer for a new play} for every game and stage, with
+    ``"turn"``: the seat whose turn it is (the first seat in a game without turns) and
+    ``"other"``: a seat whose turn it is not. The middle of a game's table lets a seat edit only
+    its own sheet (seat_edits "own"; the host's edit link still edits every seat)."""
     plays = {}
     for game_id, game in sorted(GAMES.items()):
         players = NAMES[:min(len(NAMES), game.max_players)]
         for stage in STAGES:
             play = api(base, "POST", "/api/v1/plays", {
                 "game": game_id, "players": players, "options": OPTIONS.get(game_id, {}),
-                "seed": 5})
-            events = f"/api/v1/plays/{play['id']}/events"
+                "seed": 5, **({"seat_edits": "own"} if stage == "mid" else {})})
+            events, state = f"/api/v1/plays/{play['id']}/events", play["state"]
             if stage != "setup":
                 for event in middle_of(game_id, players, play["state"]["setup"]):
-                    api(base, "POST", events, event, play["edit_token"])
+                    state = api(base, "POST", events, event, play["edit_token"])["state"]
             if stage == "end":
                 api(base, "POST", events, {"type": "finish"}, play["edit_token"])
+            table = state.get("table") or {}
+            turn = table.get("current_player", table.get("next_player"))
+            play["turn"] = players.index(turn) if turn in players else 0
+            play["other"] = (play["turn"] + 1) % len(players)
             plays[game_id, stage] = play
     return plays
 
@@ -82,8 +91,43 @@ def play_path(play: dict, token: str = "edit_token", tail: str = "") -> str:
     return f"/plays/{play['id']}/{play[token]}{tail}"
 
 
+def seat_path(play: dict, seat: str) -> str:
+    """The page of a seat's phone (its link: ``seat`` is "turn" or "other")."""
+    return f"/plays/{play['id']}/{play['seats'][play[seat]]['token']}"
+
+
 # the pages one template draws alike for every game (the game's name and players aside)
-SAME_FOR_EVERY_GAME = ("join", "rounds", "display end", "delete", "owner delete")
+SAME_FOR_EVERY_GAME = ("join", "rounds", "display end", "delete", "owner delete", "seat turn",
+                       "seat other")
+
+
+def seat_refusals(game_id: str, play: dict) -> dict[str, dict]:
+    """{name: a form} of the changes the seat whose turn it is not ("other") may not make at a
+    table where a seat edits only its own sheet: another seat's sheet (the middle of the
+    game's own sheet change, for the seat whose turn it is), the next move (whose turn it is,
+    or in a game without turns the host's), who may edit which seat."""
+    turn = play["seats"][play["turn"]]["name"]
+    players = [seat["name"] for seat in play["seats"]]
+    sheet = next(event["data"] for event in middle_of(game_id, players, play["state"]["setup"])
+                 if event["type"] == "sheet")
+    field = next(name for name, value in sheet["fields"].items() if isinstance(value, int))
+    return {"seat refusal sheet": {"type": "sheet", "player": turn, f"add:{field}": "1"},
+            "seat refusal move": {"type": "advance"},
+            "seat refusal edits": {"type": "seat_edits", "data": json.dumps({"edits": "all"})}}
+
+
+def refuse(page, path: str, form: dict) -> int:
+    """Post a refused change as the page's own form does, and show the answer on the page
+    (in a ``#refused`` block at its end)."""
+    return page.evaluate("""async ([path, form]) => {
+        const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+        const r = await fetch(path + "/events", {method: "POST", body: new URLSearchParams(form),
+            headers: {"HX-Request": "true", "X-CSRFToken": token}});
+        const shown = document.createElement("div");
+        shown.id = "refused";
+        shown.innerHTML = await r.text();
+        document.body.append(shown);
+        return r.status; }""", [path, form])
 
 
 def every_page(plays: dict) -> dict[str, str]:
@@ -101,6 +145,8 @@ def every_page(plays: dict) -> dict[str, str]:
             pages[f"{game_id} {stage}"] = play_path(plays[game_id, stage])
         middle, end = plays[game_id, "mid"], plays[game_id, "end"]
         pages[f"{game_id} read-only"] = play_path(middle, "view_token")
+        pages[f"{game_id} seat turn"] = seat_path(middle, "turn")
+        pages[f"{game_id} seat other"] = seat_path(middle, "other")
         pages[f"{game_id} join"] = play_path(middle, tail="/join")
         pages[f"{game_id} rounds"] = play_path(end, tail="/history")
         pages[f"{game_id} display"] = play_path(middle, "view_token", "/display")

@@ -19,6 +19,8 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
+from .every_page import refuse
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,19 +136,6 @@ GAMES = {
         {"type": "sheet", "player": "Ann", "f:special_vp": "2"}),
 }
 PLAYERS = {"seafarers": ["Ann", "Bo", "Cy"]}
-
-
-def refuse(page, path: str, form: dict) -> int:
-    """Post a refused change as the page's own form does, and show the answer on the page."""
-    return page.evaluate("""async ([path, form]) => {
-        const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
-        const r = await fetch(path + "/events", {method: "POST", body: new URLSearchParams(form),
-            headers: {"HX-Request": "true", "X-CSRFToken": token}});
-        const shown = document.createElement("div");
-        shown.id = "refused";
-        shown.innerHTML = await r.text();
-        document.body.append(shown);
-        return r.status; }""", [path, form])
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -8,11 +8,10 @@ Every page of tests/browser/every_page.py is opened with all its <details> open.
   column is cut with "…" on one line instead, and shows whole on a tap.
 - Keys and markup shown as text ("raid cards", "<em>as shown</em>"), in every language.
 - English (tests/browser/english.py): text and the words a screen reader says, with the names
-  that stay English taken out, searched for English words and for the catalogue's English
-  message ids. What the core's own sentences leave in English is told apart: this server marks
-  what core() says, and English inside those marks is the helper "messages"' part (the core's
-  messages become data and are translated there); it is listed in the test's report
-  (record_property "core_english"), and every other English fails the test.
+  that stay English taken out (players' names, a game's name its catalogue keeps), searched for
+  English words and for the catalogue's English message ids. A template's words and the core's
+  sentences (refusals, notices, checklists, the labels the games declare) alike: any English
+  fails the test.
 """
 from __future__ import annotations
 
@@ -24,8 +23,8 @@ from playwright.sync_api import expect
 
 from tests.conftest import LiveServer, make_app
 
-from .english import CORE_MARK, TEXTS, core_leftovers, english_in, not_words
-from .every_page import NAMES, every_page, make_plays, play_path
+from .english import TEXTS, english_in, not_words
+from .every_page import NAMES, every_page, make_plays, play_path, refuse, seat_path, seat_refusals
 
 pytestmark = pytest.mark.browser
 
@@ -34,26 +33,10 @@ NARROW = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_tou
           "device_scale_factor": 2}
 
 
-def mark_core_words(app) -> None:
-    """core() on this server wraps what it says in CORE_MARK: English left inside is the core's
-    (a sentence the core builds itself, partly translated or not at all). The labels and help
-    texts the games declare as data go through core() too; that the catalogues translate every
-    one of them is tests/web/test_i18n.py's."""
-    core = app.jinja_env.globals["core"]
-
-    def marked(text, *args, **kwargs):
-        said = core(text, *args, **kwargs)
-        return CORE_MARK + str(said) + CORE_MARK if str(said).strip() else said
-
-    app.jinja_env.globals["core"] = marked
-    app.jinja_env.filters["core"] = marked
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     app = make_app(tmp_path_factory.mktemp("words"), WTF_CSRF_ENABLED=True, PUBLIC_URL=None)
-    mark_core_words(app)
     server = LiveServer(app)
     server.app = app
     server.plays = make_plays(server.url)
@@ -62,7 +45,7 @@ def site(tmp_path_factory):
 
 
 @pytest.mark.parametrize("locale", ["de-DE", "fr-FR", "en-GB"])
-def test_no_word_is_broken_and_no_english_is_left(site, browser, locale, record_property):
+def test_no_word_is_broken_and_no_english_is_left(site, browser, locale):
     from companion.owner import owner_key
 
     lang = locale[:2]
@@ -70,7 +53,7 @@ def test_no_word_is_broken_and_no_english_is_left(site, browser, locale, record_
     context.set_default_timeout(20_000)
     page = context.new_page()
     page.goto(f"{site.url}/owner/{owner_key(site.app)}")
-    broken, english, core_english = {}, {}, {}
+    broken, english = {}, {}
     pages = every_page(site.plays)
     for name, path in pages.items():
         page.goto(site.url + path)
@@ -79,23 +62,33 @@ def test_no_word_is_broken_and_no_english_is_left(site, browser, locale, record_
         found = page.evaluate(BROKEN_WORDS)
         if found:
             broken[name] = found
-        for text, where in page.evaluate(TEXTS, lang):
-            odd = not_words(text)
-            if odd:
-                english.setdefault(name, []).append(f"{where}: {odd}")
-            if lang == "en":
-                continue
-            left = english_in(text, lang, tuple(NAMES))
-            if left:
-                english.setdefault(name, []).append(f"{where}: {left}")
-            for said in core_leftovers(text):
-                if english_in(said, lang, tuple(NAMES)):
-                    core_english.setdefault(said, []).append(name)
+        scan(page, name, lang, english)
+    for (game_id, stage), play in site.plays.items():      # a seat's own-seat refusals
+        if stage != "mid":
+            continue
+        path = seat_path(play, "other")
+        for name, form in seat_refusals(game_id, play).items():
+            page.goto(site.url + path)
+            assert refuse(page, path, form) == 403, (game_id, name)
+            expect(page.locator("#refused p.error")).to_have_count(1)
+            scan(page, f"{game_id} {name}", lang, english)
     context.close()
-    record_property("core_english", sorted(core_english))
     assert len(pages) > 60
     assert broken == {}
     assert english == {}          # (and no key or markup shown as text, in English too)
+
+
+def scan(page, name: str, lang: str, english: dict) -> None:
+    """What ``page`` shows that is a key, markup, or (on a German or French page) English."""
+    for text, where in page.evaluate(TEXTS, lang):
+        odd = not_words(text)
+        if odd:
+            english.setdefault(name, []).append(f"{where}: {odd}")
+        if lang == "en":
+            continue
+        left = english_in(text, lang, tuple(NAMES))
+        if left:
+            english.setdefault(name, []).append(f"{where}: {left}")
 
 
 def test_the_script_finds_a_word_broken_mid_word(browser):
@@ -140,12 +133,13 @@ def test_a_name_cut_in_the_score_table_shows_whole_on_a_tap(site, browser):
     ("fr", "Feuille de score de Bartholomew", None),
     ("fr", "VP for the solo opponent (solo games only)", "VP for the solo opponent (solo games "
                                                          "only)"),
-    ("fr", CORE_MARK + "Alexandra controls it with 2 influence" + CORE_MARK, None),
+    ("fr", "Alexandra controls it with 2 influence", "Alexandra controls it with 2 influence"),
+    ("de", "Won by Alexandra and Bartholomew", "Won by Alexandra and Bartholomew"),
+    ("de", "Explorers of the North Sea", "Explorers of the North Sea"),   # says it otherwise
+    ("fr", "Knarr", None),
 ])
 def test_what_the_scan_calls_english(lang, text, english):
     assert english_in(text, lang, tuple(NAMES)) == english
-    if CORE_MARK in text:
-        assert core_leftovers(text) == ["Alexandra controls it with 2 influence"]
 
 
 @pytest.mark.parametrize("text, odd", [
