@@ -26,7 +26,16 @@ import threading
 import time
 from pathlib import Path
 
-from .harness import HX, LOOPBACK, Client, Server, create_table, fragment_path, record
+from .harness import (
+    HX,
+    LOOPBACK,
+    Client,
+    SelectorReader,
+    Server,
+    create_table,
+    fragment_path,
+    record,
+)
 
 GAMES_EVENTS = {   # a change typical of each game's table
     "explorers": {"type": "sheet", "data": {"player": "Ann", "fields": {"outposts": 2}}},
@@ -46,7 +55,7 @@ def ms(samples: list[float]) -> dict:
             "p95": round(p95 * 1000, 1), "max": round(ordered[-1] * 1000, 1)}
 
 
-class Streams:
+class Streams(SelectorReader):
     """Many open live streams read by one thread (selectors): every ``event: version``
     message is noted with its arrival time and handed to ``on_version(index, version, t)``."""
 
@@ -126,13 +135,6 @@ class Streams:
     def open_count(self) -> int:
         with self.lock:
             return len(self.buffers) - len(self.closed)
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(5)
-        for key in list(self.selector.get_map().values()):
-            key.fileobj.close()
-        self.selector.close()
 
 
 def server_rss_mb(server: Server) -> float:

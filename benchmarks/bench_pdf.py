@@ -27,16 +27,10 @@ from .inprocess import make_app, timed
 
 
 def cpu_timed(fn, repeat: int, warmup: int = 1) -> list[float]:
-    """Like ``timed``, in this process's CPU time: a render is CPU work in one thread, and on
-    a shared machine its wall time is mostly waiting for a core."""
-    for i in range(warmup):
-        fn(i)
-    samples = []
-    for i in range(repeat):
-        start = time.process_time()
-        fn(warmup + i)
-        samples.append(time.process_time() - start)
-    return samples
+    """``timed`` in this process's CPU time: a render is CPU work in one thread, and on a
+    shared machine its wall time is mostly waiting for a core."""
+    return timed(fn, repeat, warmup, clock=time.process_time)
+
 
 LOOPER = "127.0.0.2"      # the looping client's own address: the phones' allowances are theirs
 MINIMAL = "<!doctype html><html><body><h1>Hello</h1><p>One line.</p></body></html>"

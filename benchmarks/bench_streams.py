@@ -18,12 +18,12 @@ import socket
 import threading
 import time
 
-from .harness import LOOPBACK, Client, Server, create_table, record
+from .harness import LOOPBACK, Client, SelectorReader, Server, create_table, record
 
 FLOODER = "127.0.0.2"
 
 
-class Flood:
+class Flood(SelectorReader):
     """``paths`` requested at once from ``source``, one connection each, read by one thread:
     the status of each answer, whether the server closed a refused one, and the accepted
     streams kept open (drained) until ``close``."""
@@ -145,13 +145,6 @@ class Flood:
                     "refused_with_retry_after": sum(i in self.retry_after for i in refused),
                     "seconds_to_answer_all": round(self.answered_at - self.started, 2)
                     if self.answered_at else None}
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(5)
-        for key in list(self.selector.get_map().values()):
-            key.fileobj.close()
-        self.selector.close()
 
 
 class Taps:

@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import random
+import selectors
 import signal
 import socket
 import statistics
@@ -39,6 +40,22 @@ def companion_command() -> list[str]:
     if script.exists():
         return [str(script)]
     return [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())"]
+
+
+class SelectorReader:
+    """What the stream holders share: one thread reading their sockets through ``selector``
+    until ``stop``; ``close`` ends the thread and closes every socket still registered."""
+
+    selector: selectors.BaseSelector
+    stop: threading.Event
+    thread: threading.Thread
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+        self.selector.close()
 
 
 class Server:
