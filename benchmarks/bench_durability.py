@@ -10,7 +10,7 @@ from .inprocess import PLAYERS, make_app, sheet_event, timed
 
 
 def sqlite_synchronous(tmp: str, repeat: int) -> dict:
-    from companion import store
+    from companion.store import engine as store
 
 
     medians = {}

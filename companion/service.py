@@ -28,7 +28,8 @@ from .seats import check_change, seat_name, table_choices
 from .service_undo import TakingBack
 from .snapshots import rules_fingerprint
 from .state_cache import StateCache
-from .store import Conflict, KeyRecord, PlayRow, Store, Write, now
+from .store import Conflict, PlayRow, Store, now
+from .store.write import KeyRecord, Write
 from .tokens import new_play_id, play_tokens, token_hash
 
 # A snapshot of the state is kept every this many events (at most): a cold read or an undo

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from .games.errors import RuleError, say
 from .plays import apply_event, valid_device
 from .seats import check_taking_back, seat_name
-from .store import Conflict, PlayRow, Write
+from .store import Conflict, PlayRow
+from .store.write import Write
 from .undo import (
     inverse_event,
     plan_redo_mine,
