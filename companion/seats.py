@@ -58,6 +58,26 @@ def whose_turn(state: dict) -> str | None:
     return current if isinstance(current, str) and current in names(state) else None
 
 
+def acting(state: dict) -> list[str]:
+    """The players whose turn it is now: the one whose turn it is, or, in a phase the whole
+    table plays at once (Shipwrights' draft and actions: "Players simultaneously take
+    actions"), every player not yet done with it (its table's ``acting``, in seat order)."""
+    turn = whose_turn(state)
+    if turn is not None:
+        return [turn]
+    if state.get("finished"):
+        return []
+    together = (state.get("table") or {}).get("acting")
+    return [p for p in names(state) if p in together] if isinstance(together, list) else []
+
+
+def has_turns(state: dict) -> bool:
+    """Whether the game keeps turns (a player's, or the table's at once) at all, even when
+    nobody's is running now (Shipwrights' reveal, income and heroes)."""
+    return whose_turn(state) is not None or isinstance(
+        (state.get("table") or {}).get("acting"), list)
+
+
 def player_of(event: dict) -> str | None:
     """The player a change names (its data's ``player``), else None."""
     data = event.get("data")

@@ -14,10 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-# the code a state depends on: everything under games/, and the play layer with its clock
-RULES_CODE = ("games", "plays.py", "clock.py")
+# the code a state depends on: everything under games/, the play layer, its clock and the
+# players' clocks (which read whose turn it is from the seats)
+RULES_CODE = ("games", "plays.py", "clock.py", "clock_players.py", "seats.py")
 # bumped by hand when the stored form of a state changes without its code changing
-STATE_FORMAT = 2
+STATE_FORMAT = 3
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import request, url_for
 
-from ..seats import edits_of, seat_name, whose_turn
+from ..seats import acting, edits_of, seat_name, whose_turn
 from ..store import PlayRow
 from ..tokens import seat_token_for, token_seat
 
@@ -44,7 +44,7 @@ def seat_context(row: PlayRow, role: str, token: str, state: dict) -> dict:
         return player == seat if player is not None else whose_turn(state) == seat
 
     return {"seat": seat, "seat_bound": bound, "seat_order": order, "own_only": own_only,
-            "turn": whose_turn(state), "may_change": may_change,
+            "turn": whose_turn(state), "acting": acting(state), "may_change": may_change,
             "seat_choices": seat_choices(row, role, token, state) if not bound else []}
 
 

@@ -65,9 +65,32 @@ def test_the_clock_changes_are_never_turns_and_a_finished_play_stops_them():
     assert read["turn"] is None
 
 
-def test_games_without_turns_have_no_player_clocks():
+def test_a_phase_with_nobodys_turn_runs_on_nobodys_clock():
+    """Shipwrights' reveal is the whole table's: its time is nobody's turn."""
     state = new_state("shipwrights", ["Ann", "Bo"], {}, 1, {}, started_at=T0)
-    assert "players" not in clock.read(state["clock"], at(10))
+    read = clock.read(state["clock"], at(10))
+    assert read["turn"] is None and read["off_turns_s"] == 10
+    assert all(p == {"elapsed_s": 0, "turns": 0, "longest_s": 0}
+               for p in read["players"].values())
+
+
+def test_a_phase_played_at_once_shares_the_clock_among_those_still_at_it():
+    """Shipwrights' draft: every player's turn at once; each second of the table's time is
+    split among the players it is waiting for, and a player's "done" ends their turn."""
+    state = new_state("shipwrights", ["Ann", "Bo", "Cy"], {}, 7, {}, started_at=T0)
+    state = replay(state, [event("reveal", 5, draft="clockwise"), event("advance", 10),
+                           event("done", 40, player="Bo"), event("done", 70, player="Ann"),
+                           event("done", 100, player="Cy")])
+    assert state["phase"] == "actions"
+    read = clock.read(state["clock"], at(130))
+    # draft 10-40 shared by 3 (10 each), 40-70 by Ann and Cy (15 each), 70-100 Cy alone;
+    # the actions from 100: 30 s shared by all three so far
+    assert read["players"] == {"Ann": {"elapsed_s": 35, "turns": 1, "longest_s": 25},
+                               "Bo": {"elapsed_s": 20, "turns": 1, "longest_s": 10},
+                               "Cy": {"elapsed_s": 65, "turns": 1, "longest_s": 55}}
+    assert read["turn"] is None and read["off_turns_s"] == 10 and read["elapsed_s"] == 130
+    paused = clock.read(replay(state, [event("pause", 131)])["clock"], at(900))
+    assert sum(p["elapsed_s"] for p in paused["players"].values()) + 10 == 131
 
 
 def test_reavers_pawn_placement_passes_the_clock_and_cleanup_is_nobodys_turn():

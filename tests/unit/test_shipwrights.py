@@ -799,3 +799,101 @@ def test_the_heroes_endpoint_and_a_new_play_agree_on_the_neutral_player(count, n
         assert err.code == "no_neutral_player"
         taken = False
     assert taken == (not neutral or setup["neutral_player"])
+
+
+# --------------------------------------------------------------------------- turns
+# The rulebook has no turn order and no start player: "Players simultaneously take actions,
+# and must use all Village Cards from their hand"; "Once all players have drafted 6 Village
+# Cards, they simultaneously carry out the Take Actions Phase"; "Once each player has finished
+# taking actions, they must [gain income]". So the draft and the actions are every player's
+# turn at once, each done in their own time, and the last one done ends the phase.
+
+def done(state, player, second=None):
+    return apply_event(state, {"type": "done", "data": {"player": player},
+                               **({"at": at(second)} if second is not None else {})})
+
+
+def test_the_draft_and_the_actions_are_every_players_turn_at_once():
+    from companion.seats import acting, whose_turn
+    state = new_play(("Ann", "Bo", "Cy"))
+    assert state["phase"] == "reveal" and acting(state) == []      # the table reveals together
+    state = advance(state)
+    assert state["phase"] == "draft" and acting(state) == ["Ann", "Bo", "Cy"]
+    assert whose_turn(state) is None             # no single player's turn while drafting
+    state = done(state, "Bo")
+    assert state["phase"] == "draft" and acting(state) == ["Ann", "Cy"]
+    with pytest.raises(RuleError) as err:
+        done(state, "Bo")
+    assert err.value.code == "already_done" and err.value.status == 422
+    state = done(done(state, "Cy"), "Ann")         # all 6 kept: the actions begin
+    assert state["phase"] == "actions" and acting(state) == ["Ann", "Bo", "Cy"]
+    for name in ("Cy", "Ann", "Bo"):
+        state = done(state, name)
+    assert state["phase"] == "income" and acting(state) == []      # income is the table's
+    with pytest.raises(RuleError) as err:
+        done(state, "Ann")
+    assert err.value.code == "wrong_phase"
+    with pytest.raises(RuleError) as err:
+        done(advance(new_play(("Ann", "Bo", "Cy"))), "Dan")
+    assert err.value.code == "unknown_player"
+
+
+def test_next_phase_still_moves_on_before_everyone_is_done_and_solo_has_one_player_at_it():
+    from companion.seats import acting
+    state = done(advance(new_play(("Ann", "Bo", "Cy"))), "Ann")
+    state = advance(state)                       # a table that forgot to say it
+    assert state["phase"] == "actions" and acting(state) == ["Ann", "Bo", "Cy"]
+    solo = advance(new_play(("Ann",)))
+    assert acting(solo) == ["Ann"]
+    assert done(solo, "Ann")["phase"] == "actions"
+
+
+def test_a_player_done_is_said_in_words_and_undone_like_any_change():
+    state = done(advance(new_play(("Ann", "Bo", "Cy"))), "Bo")
+    assert str(GAME.describe_event(state, {"type": "done", "data": {"player": "Bo"}})) == (
+        "Bo is done with this phase")
+
+
+def at(second):
+    import datetime as dt
+    return dt.datetime(2025, 5, 1, 18, 0, tzinfo=dt.UTC) + dt.timedelta(seconds=second)
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(1, 5), data=st.data())
+def test_over_any_order_of_done_each_player_has_their_two_turns_a_round(count, data):
+    """Whatever order the players say "done" in (and however often they tap it again), each
+    player has exactly one turn in each round's draft and one in its actions, the phase ends
+    exactly with the last one, and the players' times with the time nobody had a turn add up
+    to the game clock."""
+    from companion import clock
+    from companion.seats import acting
+    names = ["Ann", "Bo", "Cy", "Dan", "Eva"][:count]
+    state = new_state("shipwrights", names, {}, 11, copy.deepcopy(CATALOGUE), started_at=at(0))
+    second = 0
+    for round_ in range(1, 6):
+        for phase in ("draft", "actions"):
+            second += data.draw(st.integers(0, 90))
+            state = apply_event(state, {"type": "advance", "at": at(second)}) if (
+                state["phase"] != phase) else state
+            assert (state["round"], state["phase"], acting(state)) == (round_, phase, names)
+            order = data.draw(st.permutations(names))
+            for i, name in enumerate(order):
+                second += data.draw(st.integers(0, 300))
+                if i and data.draw(st.booleans()):
+                    with pytest.raises(RuleError):      # a second tap changes nothing
+                        done(state, order[i - 1], second)
+                state = done(state, name, second)
+                left = [n for n in names if n not in order[:i + 1]]
+                assert acting(state) == (left if left else (names if phase == "draft"
+                                                             else []))
+                assert state["phase"] == (phase if left else
+                                          ("actions" if phase == "draft" else "income"))
+        state = apply_event(apply_event(state, {"type": "advance", "at": at(second)}),
+                            {"type": "advance", "at": at(second + 5)})
+        second += 5
+    assert state["finished"]
+    read = clock.read(state["clock"], at(second + 1000))
+    assert all(p["turns"] == 10 for p in read["players"].values())
+    assert sum(p["elapsed_s"] for p in read["players"].values()) + read["off_turns_s"] == (
+        read["elapsed_s"])

@@ -225,3 +225,44 @@ def test_restore_checks_the_seat_hashes(hashes):
         return
     with pytest.raises(Refused):
         _check_seat_hashes(Row())
+
+
+def test_shipwrights_draft_is_every_seats_turn_and_each_says_only_its_own_done(client):
+    """Shipwrights' draft and actions are played at once (the rulebook: "Players
+    simultaneously take actions"): every seat not yet done has "Your turn" and its own "done"
+    button, never another seat's; a seat's "done" for another is 403, and "Next phase" stays
+    the host's."""
+    play = start(client, "own", game="shipwrights")
+    host = play["edit_token"]
+    assert post(client, play, host, {"type": "reveal", "data": {"draft": "clockwise"}}
+                ).status_code == 200
+    assert post(client, play, host, {"type": "advance"}).status_code == 200
+    seat = play["seat"]
+
+    def page(token):
+        reply = client.get(f"/plays/{play['id']}/{token}")
+        assert reply.status_code == 200
+        return reply.get_data(as_text=True)
+
+    cy = page(seat["Cy"])
+    assert "Your turn, Cy" in cy and "I have my 6 cards" in cy
+    assert 'name="d:player" value="Cy"' in cy and 'name="d:player" value="Ann"' not in cy
+    assert "Move Cy's Military marker forward one space" in cy
+    assert "Move Ann's Military marker forward one space" not in cy
+    assert "I have my 6 cards" not in page(host)          # a phone without a seat: as before
+    refused_as_not_your_seat(post(client, play, seat["Bo"],
+                                  {"type": "done", "data": {"player": "Ann"}}))
+    refused_as_not_your_seat(post(client, play, seat["Bo"], {"type": "advance"}))
+    done = post(client, play, seat["Bo"], {"type": "done", "data": {"player": "Bo"}})
+    assert done.status_code == 200 and done.get_json()["state"]["table"]["acting"] == [
+        "Ann", "Cy"]
+    bo = page(seat["Bo"])
+    assert "Waiting for Ann and Cy" in bo and "I have my 6 cards" not in bo
+    again = post(client, play, seat["Bo"], {"type": "done", "data": {"player": "Bo"}})
+    assert again.status_code == 422 and again.get_json()["error"]["code"] == "already_done"
+    for name in ("Cy", "Ann"):
+        assert post(client, play, seat[name], {"type": "done", "data": {"player": name}}
+                    ).status_code == 200
+    state = state_of(client, play)["state"]
+    assert state["phase"] == "actions" and state["table"]["acting"] == ["Ann", "Bo", "Cy"]
+    assert "Done: all my cards played" in page(seat["Ann"])

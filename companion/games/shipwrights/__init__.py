@@ -137,6 +137,8 @@ class ShipwrightsGame(Game):
                            steps=steps)
             return say("%(player)s: %(track)s track %(steps)s", player=data.get("player"),
                        track=track, steps=steps)
+        if event.get("type") == "done" and isinstance(data.get("player"), str):
+            return say("%(player)s is done with this phase", player=data["player"])
         if event.get("type") == "reveal":
             return say("Round card revealed")
         return None

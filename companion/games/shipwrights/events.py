@@ -12,6 +12,7 @@ from ..errors import say
 from .catalogue import MAX_ICONS, MAX_TEXT, MAX_TRADES, MAX_VP, Icons, Text
 from .play import apply_reveal, apply_track
 from .rules import DRAFT_DIRECTIONS, TRACK_END, TRACKS, track_name
+from .together import apply_done
 
 Icon = whole(0, MAX_ICONS)
 # one text of trades split at ';' and line ends: blank pieces are skipped, the others are
@@ -65,6 +66,15 @@ class ShipwrightsTrackMove(Body):
     steps: delta(TRACK_END, say("steps"))
 
 
+class ShipwrightsDone(Body):
+    """A player is done with the phase the whole table plays at once: the draft (6 Village
+    Cards kept) or the actions (every Village Card in hand used). When the last one is, the
+    next phase begins; outside the draft and the actions a 422 wrong_phase, twice a 422
+    already_done."""
+    player: Player
+
+
 EVENTS = {"track": On(ShipwrightsTrackMove, lambda state, data: apply_track(state, data)),
+          "done": On(ShipwrightsDone, lambda state, data: apply_done(state, data)),
           "reveal": On(ShipwrightsReveal, lambda state, data: apply_reveal(state, data),
                        optional=True)}

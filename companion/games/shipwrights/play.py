@@ -7,7 +7,8 @@ Everything the game keeps lives in ``state["table"]``::
      "randi": [players], "round_card": the revealed card | None, "revealed": [cards],
      "draft": [sentences], "steps": [sentences for this phase],
      "reminders": [sentences this round], "notices": [missing data], "moves": [track moves],
-     "hero_history": [{"round", "heroes", "randi"}]}
+     "hero_history": [{"round", "heroes", "randi"}],
+     "acting": [players not yet done with the draft or the actions (together.py)]}
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from .rules import (
     REWARD_SPACES,
     REWARDS,
     ROUNDS,
+    TOGETHER,
     TRACK_END,
     TRACKS,
     raid_cost,
@@ -51,7 +53,7 @@ def start_state(state: dict) -> dict:
         "rewarded": {name: {t: [] for t in TRACKS} for name in names},
         "heroes": dict.fromkeys(HEROES.values()), "randi": [],
         "round_card": None, "revealed": [], "draft": [], "steps": [], "reminders": [],
-        "notices": missing_data_notice(setup), "moves": [], "hero_history": []}
+        "notices": missing_data_notice(setup), "moves": [], "hero_history": [], "acting": []}
     return enter_reveal(state)
 
 
@@ -87,6 +89,7 @@ def advance(state: dict) -> dict:
 
 def enter_phase(state: dict) -> dict:
     table, phase = state["table"], state["phase"]
+    table["acting"] = player_names(state) if phase in TOGETHER else []
     if phase == "draft":
         table["steps"] = list(table["draft"])
     elif phase == "actions":

@@ -10,6 +10,8 @@ from ..messages import Message, say
 
 ROUNDS = 5
 PHASES = ("reveal", "draft", "actions", "income", "heroes")
+# The phases every player plays at the same time, each done in their own time (together.py).
+TOGETHER = ("draft", "actions")
 TRACKS = ("military", "trade", "renown")
 TRACK_LABELS = {"military": say("Military"), "trade": say("Trade"), "renown": say("Renown")}
 # The last space of a Progress Track: spaces 15 to 18 score at the end [SEED 0; facts.md 1.2
