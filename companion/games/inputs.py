@@ -133,13 +133,14 @@ class SheetField:
 
 
 def said(spec: Any, *names: str) -> None:
-    """A declaration's words as messages (written as say("...") where declared, so that
-    `make i18n` finds them; a plain text is made one), so a sentence that names them says
-    them in the reader's language too."""
+    """A declaration's words are messages, written as say("...") where declared so that
+    `make i18n` finds them (a sentence that names a row says it in the reader's language too):
+    a plain text would reach a German page in English, so it is refused where it is declared."""
     for name in names:
         value = getattr(spec, name)
-        if isinstance(value, str) and not isinstance(value, Message):
-            object.__setattr__(spec, name, Message(value))
+        if isinstance(value, str) and value and not isinstance(value, Message):
+            raise TypeError(f"{type(spec).__name__} {spec.name}: its {name} {value!r} is "
+                            f"plain text; declare it with say(...)")
 
 
 def active_fields(fields: Sequence[SheetField], options: dict) -> list[SheetField]:

@@ -335,7 +335,8 @@ def show_current(state: dict) -> None:
 # --------------------------------------------------------------------------- the game
 class KnarrGame(Game):
     id = "knarr"
-    name = "Knarr"
+    # TRANSLATORS: sold under its English name in German and French shops.
+    name = say("Knarr")
     min_players = 2
     max_players = 4
     options = (

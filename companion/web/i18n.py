@@ -16,6 +16,9 @@ from flask import Blueprint, Flask, has_request_context, redirect, request, url_
 from flask_babel import Babel, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
+from ..games import GAMES
+from ..games.score_rows import row_name
+from ..plays import PHASE_WORDS
 from .security import behind_https
 from .words import core
 
@@ -24,23 +27,6 @@ COOKIE = "lang"
 COOKIE_AGE = 365 * 24 * 3600
 
 bp = Blueprint("i18n", __name__)
-
-# Game names as the German and French editions print them. TRANSLATORS notes in the catalogues
-# say which ones are published names and which are kept in English (no edition found).
-GAME_NAMES = {
-    # TRANSLATORS: published: de "Entdecker der Nordsee" (Schwerkraft-Verlag), fr "Explorateurs
-    # de la Mer du Nord" (Pixie Games).
-    "explorers": _l("Explorers of the North Sea"),
-    # TRANSLATORS: no German or French edition of Redux found: the English name stays.
-    "shipwrights": _l("Shipwrights of the North Sea: Redux"),
-    # TRANSLATORS: sold under its English name in German and French shops.
-    "knarr": _l("Knarr"),
-    # TRANSLATORS: no German or French edition found: the English name stays.
-    "reavers": _l("Reavers of Midgard"),
-    # TRANSLATORS: published: de "Catan – Seefahrer" (Kosmos), fr "Catane – Marins".
-    "seafarers": _l("Catan: Seafarers"),
-}
-
 
 def pick_locale() -> str:
     """The cookie's language when someone chose one, else the best of Accept-Language."""
@@ -57,17 +43,10 @@ def html_lang() -> str:
 
 
 def game_name(game) -> str:
-    """A game's name in the page's language (a game object or its id)."""
-    game_id = getattr(game, "id", game)
-    name = GAME_NAMES.get(game_id)
-    return str(name) if name is not None else str(getattr(game, "name", game_id))
-
-
-PHASE_NAMES = {
-    "actions": _l("actions"), "cleanup": _l("cleanup"), "reveal": _l("reveal"),
-    "draft": _l("draft"), "income": _l("income"), "heroes": _l("heroes"),
-    "turns": _l("turns"), "player turns": _l("player turns"), "play": _l("play"),
-}
+    """A game's name in the page's language (a game object or its id): the name each game
+    says (its catalogue entry tells which names stay English)."""
+    game = GAMES.get(game, game) if isinstance(game, str) else game
+    return core(getattr(game, "name", game))
 
 
 COLOUR_NAMES = {
@@ -76,26 +55,9 @@ COLOUR_NAMES = {
 }
 
 
-# Scoring rows. TRANSLATORS: Catan's rows use the published German/French Catan terms; the
-# North Sea rows are our own translations (no German/French rulebook at hand), kept close to
-# the words on the English score pads.
-CATEGORY_NAMES = {
-    "livestock": _l("Livestock"), "outposts": _l("Outposts"), "enemy_ships": _l("Enemy ships"),
-    "settlements": _l("Settlements"), "viking_deaths": _l("Viking deaths"),
-    "islands": _l("Islands"), "captain": _l("Captain"), "gold": _l("Gold"),
-    "fortresses": _l("Fortresses"), "longships": _l("Longships"), "buildings": _l("Buildings"),
-    "jarls": _l("Jarls"), "tracks": _l("Tracks"), "heroes": _l("Heroes"), "score": _l("Score"),
-    "glory": _l("Glory"), "artifacts": _l("Artifacts"), "favor": _l("Favor"),
-    "keep_spoils": _l("Keep spoils"), "tapestries": _l("Tapestries"), "walls": _l("Walls"),
-    "prophecies": _l("Prophecies"), "cities": _l("Cities"), "longest_route": _l("Longest route"),
-    "largest_army": _l("Largest army"), "vp_cards": _l("VP cards"),
-    "special_vp": _l("Special VP"),
-}
-
-
 def category_name(category: str) -> str:
-    name = CATEGORY_NAMES.get(category)
-    return str(name) if name is not None else category.replace("_", " ").capitalize()
+    """A score table's row in the page's language (the games say their rows' names)."""
+    return core(row_name(category))
 
 
 def colour_name(colour: str) -> str:
@@ -115,8 +77,8 @@ def rank_words(rank: int) -> str:
 
 
 def phase_name(phase: str) -> str:
-    name = PHASE_NAMES.get(phase)
-    return str(name) if name is not None else phase
+    """A game's phase in the page's language (the words an undo label names it by)."""
+    return core(PHASE_WORDS.get(phase, phase))
 
 
 def and_list(items, style: str = "standard") -> str:

@@ -422,11 +422,13 @@ def test_a_blank_pad_speaks_the_phones_language(client, lang, words, english):
 
 def test_pad_rows_fall_back_to_the_sheet_or_a_single_row():
     from companion.games.inputs import SheetField
+    from companion.games.messages import say
     from companion.games.protocol import Game
     from companion.web.sheets import pad_rows
 
     class Unscored(Game):
-        sheet_fields = (SheetField("ships", "Ships built"), SheetField("note", "Note", "text"))
+        sheet_fields = (SheetField("ships", say("Ships built")),
+                        SheetField("note", say("Note"), "text"))
 
     class Bare(Game):
         pass

@@ -73,7 +73,9 @@ SHEET_FIELDS = (
 
 class ExplorersGame(Game):
     id = "explorers"
-    name = "Explorers of the North Sea"
+    # TRANSLATORS: published: de "Entdecker der Nordsee" (Schwerkraft-Verlag), fr "Explorateurs
+    # de la Mer du Nord" (Pixie Games).
+    name = say("Explorers of the North Sea")
     min_players = 1
     max_players = 5
     options = (Option("rocks_of_ruin", say("Rocks of Ruin expansion"), "bool", False,

@@ -41,7 +41,8 @@ from .scoring import (
 
 class ReaversGame(Game):
     id = "reavers"
-    name = "Reavers of Midgard"
+    # TRANSLATORS: no German or French edition found: the English name stays.
+    name = say("Reavers of Midgard")
     min_players = 2
     max_players = 4
     events = table.EVENTS

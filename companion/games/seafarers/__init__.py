@@ -55,7 +55,8 @@ LAYOUT_LABELS = {
 
 class SeafarersGame(Game):
     id = "seafarers"
-    name = "Catan: Seafarers"
+    # TRANSLATORS: published: de "Catan – Seefahrer" (Kosmos), fr "Catane – Marins".
+    name = say("Catan: Seafarers")
     min_players = 3
     max_players = 4
     phases = ("play",)

@@ -14,7 +14,6 @@ Hex = tuple[int, int]
 Corner = frozenset
 
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-DIRECTION_NAMES = ("east", "north-east", "north-west", "west", "south-west", "south-east")
 
 
 def step(hex_: Hex, direction: int) -> Hex:

@@ -17,7 +17,7 @@ from html import escape
 
 from ..errors import say
 from .hexgrid import labels, pixel, step
-from .scenarios import PIPS, RED, RESOURCE_NAMES, RESOURCE_OF
+from .scenarios import PIPS, RED, RESOURCE_NAMES, RESOURCE_OF, terrain_word
 
 SIZE = 40.0
 FONT = "font-family=\"Helvetica, Arial, 'DejaVu Sans', sans-serif\""
@@ -25,8 +25,9 @@ COLOURS = {"sea": "#4f8fcb", "desert": "#dcc9a3", "gold": "#d9a21b", "fields": "
            "hills": "#c8643b", "mountains": "#9aa1a8", "pasture": "#9fd063",
            "forest": "#2f7a34", None: "#cfd6db"}
 INK = {"forest": "#ffffff", "hills": "#ffffff", "sea": "#ffffff"}   # label colour on dark tiles
-LABELS = {"desert": "wasteland", "gold": "gold", **{t: r for t, r in RESOURCE_OF.items()
-                                                    if t != "gold"}}
+# the word under a hex: the resource it yields (gold and the wasteland by their own names)
+LABELS = {"desert": terrain_word("desert"), "gold": terrain_word("gold"),
+          **{t: RESOURCE_NAMES[r] for t, r in RESOURCE_OF.items() if t != "gold"}}
 HARBOUR_RING = {RESOURCE_OF[t]: COLOURS[t] for t in RESOURCE_OF if t != "gold"}
 CHIP_R = SIZE * 0.4
 
@@ -91,8 +92,7 @@ def describe(h: dict, words: Callable[[str], str] = same) -> str:
         return words(say("face-down position"))
     if h.get("terrain") is None:
         return words(say("tile as in your rulebook's diagram"))
-    said = [words(LABELS.get(h["terrain"], h["terrain"]) if h["terrain"] == "desert"
-                  else h["terrain"])]
+    said = [words(terrain_word(h["terrain"]))]
     if h.get("number"):
         said.append(str(h["number"]))
     return " ".join(said)

@@ -74,7 +74,8 @@ class NemesisOnce(Body):
 
 class ShipwrightsGame(Game):
     id = "shipwrights"
-    name = "Shipwrights of the North Sea: Redux"
+    # TRANSLATORS: no German or French edition of Redux found: the English name stays.
+    name = say("Shipwrights of the North Sea: Redux")
     min_players = 1
     max_players = 5
     options = OPTIONS
