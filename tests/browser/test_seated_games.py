@@ -17,6 +17,7 @@ import os
 
 import pytest
 
+from tests.browser.test_first_screen import on_first_screen
 from tests.browser.test_shipwrights import TEST_CATALOGUE
 from tests.conftest import owner_headers
 
@@ -131,6 +132,7 @@ def test_three_seated_phones_play_a_whole_game_of_explorers(phone, live_server):
         table.turn_is(name, end_turn, everyone=turn < 3 or turn >= total - 3)
         if turn == 1:
             shot(table, "explorers-turn")
+            on_first_screen(table.phones[name].locator(end_turn), "End turn on a seat's phone")
         label = "End the last turn" if turn == total - 1 else f"End {name}'s turn"
         table.phones[name].get_by_role("button", name=label).click()
     for page in table.phones.values():
@@ -154,6 +156,8 @@ def test_three_seated_phones_play_a_whole_game_of_reavers(phone, live_server):
             table.turn_is(name, pawn)
             if number == 1 and location == locations[1]:
                 shot(table, "reavers-pawns")
+                on_first_screen(table.phones[name].locator(pawn).first,
+                                "a free location on a seat's phone")
             page = table.phones[name]
             page.locator(pawn, has_text=location).click()
             expect()(page.locator(".g-reavers-loc", has_text=location)).to_contain_text(name)
@@ -189,6 +193,7 @@ def test_three_seated_phones_play_a_whole_game_of_shipwrights(phone, live_server
                 page = table.phones[name]
                 if number == 1 and phase == "draft" and k == 1:
                     shot(table, "shipwrights-draft")
+                    on_first_screen(page.locator(done), "the seat's done button")
                 if phase == "actions" and number == 1:    # its own track, on its own phone
                     marker = page.locator(f".g-sw-player[data-player='{name}'] .g-sw-track"
                                           "[data-track='trade'] > .g-sw-move .g-sw-pos")
