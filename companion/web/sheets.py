@@ -6,7 +6,7 @@ import datetime as dt
 from flask import has_request_context, render_template, request
 
 from ..games import get_game
-from ..games.errors import RuleError
+from ..games.errors import RuleError, say
 from ..games.protocol import Game
 from ..plays import score_of
 from ..store import PlayRow
@@ -59,7 +59,7 @@ def pad_rows(game: Game) -> list[str]:
         rows = []
     if len(rows) < MIN_PAD_ROWS and len(labels) > len(rows):
         rows = labels  # one overall score row (Knarr): the sheet's own rows help more
-    return rows or ["Victory points"]
+    return rows or [say("Victory points")]
 
 
 def pad_html(game: Game, players: int, paper: str) -> str:
