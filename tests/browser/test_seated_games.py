@@ -104,8 +104,10 @@ class Table:
         return state
 
     def nothing_more(self) -> None:
-        """Each seat says on its own phone that it has nothing more to enter."""
+        """Each seat says on its own phone that it has nothing more to enter (offered no
+        such button for another seat)."""
         for name, page in self.phones.items():
+            expect()(page.locator("#to-enter button")).to_have_count(1)   # its own only
             page.get_by_role("button", name=f"{name} has nothing more to enter").click()
             for each in self.phones.values():        # every phone has it before the next tap
                 expect()(each.locator(f"#to-enter li[data-player='{name}']")).to_have_count(0)
