@@ -9,6 +9,7 @@ of one play queue up instead of failing, and a writer that names the version it 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,8 @@ import sqlalchemy as sa
 
 # the clock's pause and resume: kept by an undo, never taken back by one (companion.undo)
 from ..clock import EVENTS as CLOCK_EVENTS
+from ..games.messages import from_data
+from ..state_cache import StateCache
 from .engine import make_engine
 from .group_commit import GroupCommit
 from .tables import (
@@ -26,6 +29,7 @@ from .tables import (
     LOAD_PLAY,
     LOCK_PLAY,
     PLAY_ACCESS,
+    PLAY_COLUMNS,
     PLAY_VERSIONS,
     PlayRow,
     catalogue_versions,
@@ -54,6 +58,8 @@ class Store(GroupCommit):
         # called with (play id, new version) after every committed change in this process
         self.listeners: list = []
         self.last_backup: Path | None = None
+        # {play id: (its initial state's stored text, that state)}: see _play_row
+        self._initials = StateCache()
 
     # ---- schema
     def init_db(self, before_upgrade=None) -> str:
@@ -104,7 +110,19 @@ class Store(GroupCommit):
     def load_play(self, play_id: str) -> PlayRow | None:
         with self.engine.connect() as conn:
             row = conn.execute(LOAD_PLAY, {"play_id": play_id}).first()
-        return PlayRow(**row._mapping) if row else None
+        return self._play_row(row) if row else None
+
+    def _play_row(self, found) -> PlayRow:
+        """A play's row (selected with PLAY_COLUMNS), its initial state decoded once per play
+        and kept: the same stored text gives the same (never changed) state. Decoding it on
+        every read and write cost more than the rest of reading the row."""
+        values = found._mapping
+        text = values["initial"]
+        kept = self._initials.get(found.id)
+        if kept is None or kept[0] != text:
+            kept = (text, from_data(json.loads(text)))
+            self._initials.put(found.id, kept)
+        return PlayRow(**{**values, "initial": kept[1]})
 
     def play_access(self, play_id: str):
         """The cheapest read there is, for a polling phone every two seconds: the version and
@@ -199,7 +217,7 @@ class Store(GroupCommit):
         no such play). Other writers of the play wait for it instead of failing."""
         with self._begin() as conn:
             found = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()
-            write = Write(self, conn, PlayRow(**found._mapping) if found else None)
+            write = Write(self, conn, self._play_row(found) if found else None)
             yield write
         if write.version is not None:
             self._changed(play_id, write.version)
@@ -234,7 +252,7 @@ class Store(GroupCommit):
     def recent_plays(self, limit: int = 20, finished: bool | None = None,
                      game: str | None = None, ids=None) -> list[PlayRow]:
         """The most recently changed plays; ``ids``: only these (a device's own list)."""
-        query = sa.select(plays).order_by(plays.c.updated_at.desc()).limit(limit)
+        query = sa.select(*PLAY_COLUMNS).order_by(plays.c.updated_at.desc()).limit(limit)
         if ids is not None:
             query = query.where(plays.c.id.in_(list(ids)))
         if finished is not None:
@@ -242,7 +260,7 @@ class Store(GroupCommit):
         if game is not None:
             query = query.where(plays.c.game == game)
         with self.engine.connect() as conn:
-            return [PlayRow(**r._mapping) for r in conn.execute(query)]
+            return [self._play_row(r) for r in conn.execute(query)]
 
     # ---- box catalogue
     def get_catalogue(self, game: str) -> dict | None:

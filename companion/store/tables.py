@@ -118,7 +118,12 @@ catalogue_versions = sa.Table(
 
 # Built once: every request reads a play, and building a select of all its columns costs
 # more than running it (a profile of recording an event on PostgreSQL showed it).
-LOAD_PLAY = sa.select(plays).where(plays.c.id == sa.bindparam("play_id"))
+# A play's row with its initial state as the JSON text stored: the store decodes that once per
+# play (Store._play_row), not on every read and write of the play (a write needs the version;
+# the state comes from the service's cache). CAST, so PostgreSQL's driver answers text too.
+PLAY_COLUMNS = tuple(sa.cast(c, sa.Text).label("initial") if c.name == "initial" else c
+                     for c in plays.c)
+LOAD_PLAY = sa.select(*PLAY_COLUMNS).where(plays.c.id == sa.bindparam("play_id"))
 LOCK_PLAY = LOAD_PLAY.with_for_update()
 PLAY_ACCESS = (sa.select(plays.c.version, plays.c.edit_hash, plays.c.view_hash,
                           plays.c.seat_hashes)

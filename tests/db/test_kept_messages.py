@@ -133,3 +133,32 @@ def test_a_play_kept_before_messages_were_data_still_opens(backend_app, db_url):
         as_text=True)
     cold.change(play_id, {"type": "place", "data": {"location": "battle_at_sea"}})
     assert cold.state(cold.load(play_id))["table"]["notices"][0].id == NOTICE
+
+
+def test_a_plays_initial_state_is_decoded_once_however_often_it_is_read(backend_app, db_url,  # noqa: F811
+                                                                        monkeypatch):
+    """Every write and every read of a play reads its row; the initial state in it (the setup
+    and the box data: most of a row's bytes) is decoded the first time only, while the stored
+    text stays the same, and again as soon as it changed (a restore, an older version's rows)."""
+    import companion.store as store_module
+
+    service = backend_app.extensions["companion"]
+    decoded = []
+    real = store_module.from_data
+    monkeypatch.setattr(store_module, "from_data", lambda v: decoded.append(1) or real(v))
+    row, _, _ = service.create({"game": "reavers", "players": ["Ann", "Bo"], "seed": 1})
+    for vp in range(5):
+        service.change(row.id, {"type": "sheet", "data": {"player": "Ann",
+                                                          "fields": {"glory": vp}}})
+        service.load(row.id)
+    assert len(decoded) == 1
+    fresh = store_module.Store(db_url)     # nothing kept: reads the stored text afresh
+    assert service.load(row.id).initial == fresh.load_play(row.id).initial
+    first = service.load(row.id).initial["setup"]["checklist"][0]
+    assert isinstance(first, Message) and first.params
+    with service.store.engine.begin() as conn:
+        conn.execute(sa.update(plays_table).where(plays_table.c.id == row.id)
+                     .values(initial=dict(fresh.load_play(row.id).initial, seed=99)))
+    before = len(decoded)
+    assert service.load(row.id).initial["seed"] == 99 and len(decoded) == before + 1
+    fresh.engine.dispose()
