@@ -16,7 +16,6 @@ Every socket goes to 127.0.0.1 and every loop is bounded in count and in time.
 """
 from __future__ import annotations
 
-import os
 import queue
 import random
 import selectors
@@ -24,7 +23,6 @@ import socket
 import statistics
 import threading
 import time
-from pathlib import Path
 
 from .harness import (
     HX,
@@ -34,6 +32,7 @@ from .harness import (
     Server,
     create_table,
     fragment_path,
+    group_processes,
     record,
 )
 
@@ -140,16 +139,12 @@ class Streams(SelectorReader):
 def server_rss_mb(server: Server) -> float:
     """Resident memory of the server's master and workers (its process group), in MB."""
     total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry in group_processes(server):
         try:
-            if os.getpgid(int(entry.name)) != server.proc.pid:
-                continue
             for line in (entry / "status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
-        except (OSError, ProcessLookupError, ValueError):
+        except (OSError, ValueError):
             continue
     return round(total / 1024, 1)
 

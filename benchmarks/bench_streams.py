@@ -13,12 +13,22 @@ taps before the flood, in the same run. `tests/db/test_stream_flood.py` checks t
 from __future__ import annotations
 
 import errno
+import os
 import selectors
 import socket
 import threading
 import time
 
-from .harness import LOOPBACK, Client, SelectorReader, Server, create_table, record
+from .harness import (
+    LOOPBACK,
+    Client,
+    SelectorReader,
+    Server,
+    create_table,
+    event_data,
+    record,
+    server_cpu_seconds,
+)
 
 FLOODER = "127.0.0.2"
 
@@ -180,6 +190,64 @@ class Taps:
         return self
 
 
+class BurstTaps:
+    """Taps at a human pace while the flood's connections are being answered: one every
+    ``pace`` s (a table of phones, each tapping every second or so), each on a NEW connection
+    and in a thread of its own, so a slow answer does not hold back the next tap. Each tap is
+    an event without ``expected_version`` (they may overlap); kept: when it was sent (s after
+    ``origin``), how long its answer took, and its status."""
+
+    def __init__(self, base_url: str, table, origin: float, pace: float = 0.25,
+                 first: int = 0):
+        self.base_url, self.table, self.origin, self.pace = base_url, table, origin, pace
+        self.taps: list[tuple[float, float, int]] = []     # (sent at, seconds, status)
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.n = first
+        self.threads: list[threading.Thread] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            tap = threading.Thread(target=self._tap, args=(self.n,), daemon=True)
+            self.threads.append(tap)
+            tap.start()
+            self.n += 1
+            self.stop.wait(self.pace)
+
+    def _tap(self, n: int) -> None:
+        client = Client(self.base_url, timeout=60)
+        data = {"type": "sheet", "data": event_data(self.table, n), "expected_version": None}
+        sent = time.perf_counter()
+        try:
+            reply = client.post(f"/api/v1/plays/{self.table.play_id}/events", data,
+                                self.table.auth())
+            status = reply.status
+            if status == 200:
+                with self.lock:
+                    self.table.version = max(self.table.version,
+                                             reply.json()["state"]["version"])
+        except OSError:
+            status = 0
+        took = time.perf_counter() - sent
+        client.close()
+        with self.lock:
+            self.taps.append((sent - self.origin, took, status))
+
+    def finish(self) -> BurstTaps:
+        self.stop.set()
+        self.thread.join(5)
+        for tap in self.threads:
+            tap.join(60)
+        self.taps.sort()
+        return self
+
+    def sent_before(self, moment: float) -> list[tuple[float, float, int]]:
+        """The taps sent before ``moment`` (s after the origin)."""
+        return [tap for tap in self.taps if tap[0] < moment]
+
+
 def flood_paths(tables: list, count: int) -> list[str]:
     """``count`` stream requests spread over the plays' view links (one holds the table's)."""
     return [f"/plays/{t.play_id}/{t.view_token}/live"
@@ -187,9 +255,11 @@ def flood_paths(tables: list, count: int) -> list[str]:
 
 
 def stream_flood(url: str, count: int = 2500, plays: int = 10, seconds: float = 4.0,
-                 pace: float = 0.1, env: dict | None = None, log_dir: str | None = None) -> dict:
+                 pace: float = 0.1, env: dict | None = None, log_dir: str | None = None,
+                 burst_pace: float = 0.25) -> dict:
     """The figures for `make bench`: the flood's answers and the table's taps before it,
-    during it (opening) and while the accepted streams are held."""
+    during the burst of connections (human-pace taps, each timed) and while the accepted
+    streams are held, and the server CPU each flood request cost."""
     from .bench_live import Streams, ms
 
     with Server(url, log_dir=log_dir, env=env) as server:
@@ -202,21 +272,34 @@ def stream_flood(url: str, count: int = 2500, plays: int = 10, seconds: float = 
         quiet = Taps(server.url, table, pace)
         time.sleep(seconds)
         quiet.finish()
-        during = Taps(server.url, table, pace, first=quiet.n)
+        origin = time.perf_counter()
+        burst = BurstTaps(server.url, table, origin, burst_pace, first=quiet.n)
+        cpu = server_cpu_seconds(server)
         flood = Flood(server.port, flood_paths([table, *others], count))
         answered = flood.wait_answered(120)
-        opening = list(during.samples)
+        cpu = server_cpu_seconds(server) - cpu
+        burst.finish()
+        # the burst: from the first connection to the last answer (refusals included)
+        burst_end = (flood.answered_at or time.perf_counter()) - origin
+        in_burst = burst.sent_before(burst_end)
+        during = Taps(server.url, table, pace, first=burst.n)
         time.sleep(seconds)
         during.finish()
-        held_samples = during.samples[len(opening):]
         followed = phone.wait_all([0], table.version, 10)
         out = {"flood": flood.summary(), "all_answered": answered,
                "streams_held_by_the_flood": len(flood.held()),
+               "server_cpu_ms_per_flood_request": round(cpu / count * 1000, 3),
+               "burst_seconds": round(burst_end, 2),
                "table_taps_ms_before": ms(quiet.samples),
-               "table_taps_ms_while_opening": ms(opening),
-               "table_taps_ms_while_held": ms(held_samples),
-               "table_tap_statuses": sorted(set(quiet.statuses + during.statuses)),
-               "table_phone_got_every_change": followed}
+               "table_taps_ms_during_burst": ms([took for _, took, _ in in_burst]),
+               "table_taps_during_burst": [
+                   {"sent_s": round(at, 2), "ms": round(took * 1000), "status": status}
+                   for at, took, status in in_burst],
+               "table_taps_ms_while_held": ms(during.samples),
+               "table_tap_statuses": sorted({s for *_, s in burst.taps}
+                                            | set(quiet.statuses + during.statuses)),
+               "table_phone_got_every_change": followed,
+               "load_average": os.getloadavg()}
         flood.close()
         phone.close()
     before = out["table_taps_ms_before"].get("p95")

@@ -42,6 +42,31 @@ def companion_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())"]
 
 
+def group_processes(server: Server):
+    """The /proc entries of the server's master and workers (its process group)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.getpgid(int(entry.name)) == server.proc.pid:
+                yield entry
+        except (OSError, ProcessLookupError):
+            continue
+
+
+def server_cpu_seconds(server: Server) -> float:
+    """CPU time (user + system) the server's processes have used so far: what a burst of
+    requests costs the server, whatever else the machine is doing."""
+    total = 0
+    for entry in group_processes(server):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])     # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 class SelectorReader:
     """What the stream holders share: one thread reading their sockets through ``selector``
     until ``stop``; ``close`` ends the thread and closes every socket still registered."""

@@ -11,6 +11,7 @@ from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from .games.errors import RuleError
+from .server import CONNECTIONS
 
 
 def register_cli(app: Flask) -> None:
@@ -178,8 +179,8 @@ def score(game, file):
 @click.option("--worker-class", type=click.Choice(["gevent", "gthread"]),
               default=lambda: os.environ.get("WEB_WORKER_CLASS", "gevent"), show_default=True,
               help="gevent holds hundreds of open live streams; gthread one per thread.")
-@click.option("--connections", default=1000, type=int,
-              help="Open connections per worker (gevent only).")
+@click.option("--connections", default=CONNECTIONS, type=int, show_default=True,
+              help="Open connections per worker (gevent only; the listen backlog).")
 @with_appcontext
 def serve(host, port, workers, threads, worker_class, connections):
     """Serve on the local network with gunicorn (a production WSGI server)."""

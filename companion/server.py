@@ -59,14 +59,20 @@ WORKER_CLASSES = ("gevent", "gthread")
 # Linux): a burst of connections beyond it is dropped and retried by the clients a second
 # later, another table's tap among them (docs/deployment.md)
 BACKLOG = 4096
+# a gevent worker's connections: as many as the backlog, so a burst that the kernel queues is
+# taken in at once and another table's tap does not wait behind it in the queue
+CONNECTIONS = BACKLOG
+# gunicorn's gevent worker, fair between addresses when one floods it (companion/fair_worker.py)
+FAIR_GEVENT = "companion.fair_worker.FairGeventWorker"
 
 
 def gunicorn_settings(host: str, port: int, workers: int, threads: int,
-                      worker_class: str = "gevent", connections: int = 1000) -> dict:
+                      worker_class: str = "gevent", connections: int = CONNECTIONS) -> dict:
     """gevent (the default): every open live stream is a greenlet, so a Raspberry Pi holds
     hundreds of phones watching; gthread: a stream holds one of ``threads`` threads of its
     worker for as long as it is open (docs/deployment.md, docs/benchmarks.md)."""
-    settings = {"bind": f"{host}:{port}", "workers": workers, "worker_class": worker_class,
+    settings = {"bind": f"{host}:{port}", "workers": workers,
+                "worker_class": FAIR_GEVENT if worker_class == "gevent" else worker_class,
                 "backlog": BACKLOG,
                 "timeout": 60, "graceful_timeout": 10, "accesslog": "-",
                 "logger_class": redacting_logger(), "preload_app": False}
@@ -93,7 +99,7 @@ def cooperative_psycopg() -> None:
 
 
 def run_gunicorn(host: str, port: int, workers: int, threads: int,
-                 worker_class: str = "gevent", connections: int = 1000) -> None:
+                 worker_class: str = "gevent", connections: int = CONNECTIONS) -> None:
     from gunicorn.app.base import BaseApplication
 
     settings = gunicorn_settings(host, port, workers, threads, worker_class, connections)

@@ -1,7 +1,7 @@
 """How many live streams a server process holds open, and for whom (issue 22, F1).
 
 A live stream is one open connection for as long as a phone shows a play. gunicorn's gevent
-worker holds at most ``worker_connections`` connections (1000) and stops accepting new ones
+worker holds at most ``worker_connections`` connections (4096) and stops accepting new ones
 when they are all taken; a gthread worker answers only as many requests at once as it has
 threads. One address that opened 2,100 streams therefore left no connection for anyone else.
 Each server process now counts its open streams and refuses, before any work is done:
@@ -11,8 +11,9 @@ Each server process now counts its open streams and refuses, before any work is 
   display): 429 with Retry-After;
 - LIVE_STREAMS_PER_ADDRESS streams from one client address in all: 429 with Retry-After;
 - LIVE_STREAMS_PER_WORKER streams in all, the ceiling that keeps room for ordinary requests:
-  by default three quarters of the worker's connections (gevent) or threads (gthread), so a
-  quarter always answers taps, pages and polls: 503 with Retry-After.
+  by default 750 (gevent; at most three quarters of its connections) or three quarters of
+  the worker's threads (gthread), so the rest always answers taps, pages and polls: 503
+  with Retry-After.
 
 A refused phone's page keeps working: htmx's SSE extension retries with back-off and the page
 polls every 2 s meanwhile. Counts are per server process, like the rate limits.
@@ -31,19 +32,25 @@ from werkzeug.wsgi import ClosingIterator
 from .limits import Busy, TooMany
 
 DEFAULTS = {"LIVE_STREAMS_PER_PLAY": 12, "LIVE_STREAMS_PER_ADDRESS": 100}
+# a gevent worker's ceiling: what one process of a Raspberry Pi holds comfortably (its
+# connections, 4096, are sized for bursts of connections, not for streams held open)
+GEVENT_STREAMS = 750
 RETRY_AFTER = 30   # seconds: streams end when phones leave; the page polls meanwhile
 
 
 def worker_ceiling(config) -> int:
-    """LIVE_STREAMS_PER_WORKER, else three quarters of the server's connections per worker
-    (gevent) or threads (gthread); 750 outside gunicorn (`companion serve` tells the app)."""
+    """LIVE_STREAMS_PER_WORKER, else three quarters of the server's threads per worker
+    (gthread), or of its connections per worker (gevent) up to GEVENT_STREAMS (`companion
+    serve` tells the app; outside gunicorn: GEVENT_STREAMS)."""
     if config.get("LIVE_STREAMS_PER_WORKER"):
         return int(config["LIVE_STREAMS_PER_WORKER"])
     if config.get("SERVER_WORKER_CLASS") == "gthread":
         threads = int(config.get("SERVER_THREADS") or 8)
         return max(1, threads - max(2, threads // 4))
-    connections = int(config.get("SERVER_CONNECTIONS") or 1000)
-    return max(1, connections - connections // 4)
+    if not config.get("SERVER_CONNECTIONS"):
+        return GEVENT_STREAMS
+    connections = int(config["SERVER_CONNECTIONS"])
+    return max(1, min(GEVENT_STREAMS, connections - connections // 4))
 
 
 class StreamCaps:

@@ -137,6 +137,7 @@ def test_with_the_per_client_limits_off_only_the_ceiling_stays(tmp_path):
 @pytest.mark.parametrize("config, ceiling", [
     ({}, 750),
     ({"SERVER_WORKER_CLASS": "gevent", "SERVER_CONNECTIONS": 1000}, 750),
+    ({"SERVER_WORKER_CLASS": "gevent", "SERVER_CONNECTIONS": 4096}, 750),
     ({"SERVER_WORKER_CLASS": "gevent", "SERVER_CONNECTIONS": 200}, 150),
     ({"SERVER_WORKER_CLASS": "gthread", "SERVER_THREADS": 8}, 6),
     ({"SERVER_WORKER_CLASS": "gthread", "SERVER_THREADS": 132}, 99),
