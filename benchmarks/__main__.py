@@ -23,9 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import bench_live, bench_pdf, bench_streams
+from . import bench_event, bench_live, bench_pdf, bench_streams
 from .harness import ROOT, Server, check_tables, percentiles, run_load
-from .inprocess import PLAYERS, make_app, sheet_event, timed
+from .inprocess import PLAYERS, event_steps, make_app, sheet_event, timed
 
 # ---- in process: what one event costs, layer by layer
 
@@ -37,10 +37,7 @@ def hot_paths(url: str, repeat: int) -> dict:
     app = make_app(url)
     service = app.extensions["companion"]
     client = app.test_client()
-    body = client.post("/api/v1/plays", json={"game": "knarr", "players": PLAYERS,
-                                              "seed": 1}).get_json()
-    pid, token = body["id"], body["edit_token"]
-    auth = {"Authorization": f"Bearer {token}"}
+    pid, token, steps = event_steps(app)
     bare_id = service.create({"game": "knarr", "players": PLAYERS, "seed": 2})[0].id
     engine = service.store.engine
 
@@ -53,13 +50,6 @@ def hot_paths(url: str, repeat: int) -> dict:
             conn.execute(events.insert().values(
                 play_id=bare_id, position=i, type="sheet", data=sheet_event(i)["data"],
                 discarded=False, created_at=now()))
-
-    def record(i):
-        service.record(pid, sheet_event(i))
-
-    def api_event(i):
-        reply = client.post(f"/api/v1/plays/{pid}/events", json=sheet_event(i), headers=auth)
-        assert reply.status_code == 200, reply.data
 
     def form_event(i):
         reply = client.post(f"/plays/{pid}/{token}/events", headers={"HX-Request": "true"},
@@ -74,14 +64,11 @@ def hot_paths(url: str, repeat: int) -> dict:
         version = service.store.play_access(pid).version
         assert client.get(f"/plays/{pid}/{token}/poll?version={version}").status_code == 204
 
-    def healthz(i):
-        assert client.get("/healthz").status_code == 200
-
     results = {}
-    for name, fn in (("bare_db_write", bare_write), ("service_record", record),
-                     ("api_post_event", api_event), ("form_post_event", form_event),
+    for name, fn in (("bare_db_write", bare_write), ("service_record", steps["service_record"]),
+                     ("api_post_event", steps["api_post_event"]), ("form_post_event", form_event),
                      ("play_fragment", fragment), ("poll_unchanged", poll_unchanged),
-                     ("healthz", healthz)):
+                     ("healthz", steps["healthz"])):
         results[name] = percentiles(timed(fn, repeat))
     bare = results["bare_db_write"]["median"]
     health = results["healthz"]["median"]
@@ -275,6 +262,9 @@ def main(argv=None) -> int:
     parser.add_argument("--pdf-only", action="store_true",
                         help="only the PDF figures: render costs, a sheet through the app, "
                              "other tables' taps under a PDF loop")
+    parser.add_argument("--event-only", action="store_true",
+                        help="only one recorded event against /healthz with one client, over "
+                             "HTTP on `companion serve` and in process (issue 23)")
     parser.add_argument("--round-seconds", type=float, default=8.0,
                         help="length of each of the write path's three rounds")
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
@@ -290,6 +280,9 @@ def main(argv=None) -> int:
               "command": "make bench BENCH_ARGS='" + " ".join(argv or sys.argv[1:]) + "'",
               "backends": {}}
     with tempfile.TemporaryDirectory(prefix="nsc-bench-") as tmp:
+        if args.event_only:
+            report["event_against_healthz"] = event_figures(tmp, args)
+            return finish(report, started, args)
         if args.flood_only or args.pdf_only:
             if args.flood_only:
                 report["live"] = {"stream_flood": flood_figure(tmp, args)}
@@ -314,6 +307,8 @@ def main(argv=None) -> int:
                                             args.time_limit),
             }
         if not args.live_only:
+            if not args.quick:     # (25 s more in `make test`'s smoke run, near its budget)
+                report["event_against_healthz"] = event_figures(tmp, args)
             print("[bench] SQLite synchronous=FULL against NORMAL ...", file=sys.stderr)
             from .bench_durability import sqlite_synchronous
 
@@ -324,6 +319,26 @@ def main(argv=None) -> int:
             report["seafarers_boards"] = seafarers_boards(20 if args.quick else None)
             report["page_weight"] = page_weight(sqlite)
     return finish(report, started, args)
+
+
+def event_figures(tmp: str, args) -> dict:
+    """One recorded event against /healthz with one client, over HTTP and in process, on each
+    database, and on SQLite in /dev/shm, where no fsync waits for the disk
+    (benchmarks/bench_event.py)."""
+    places = dict(backends(tmp))
+    if args.quick:      # a smoke run: one server, on SQLite
+        places = {"sqlite": places["sqlite"]}
+    elif os.path.isdir("/dev/shm"):
+        places["sqlite_dev_shm"] = None
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="nsc-bench-", dir="/dev/shm"
+                                     if "sqlite_dev_shm" in places else None) as shm:
+        for name, url in places.items():
+            print(f"[bench] {name}: one event against /healthz, one client ...",
+                  file=sys.stderr)
+            url = f"sqlite:///{shm}/event.db" if url is None else fresh(url, tmp, "event")
+            out[name] = bench_event.figures(url, args.repeat)
+    return out
 
 
 def write_path_figures(tmp: str, args) -> dict:

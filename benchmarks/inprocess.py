@@ -7,7 +7,7 @@ import time
 
 from .harness import PLAYERS
 
-__all__ = ["PLAYERS", "make_app", "sheet_event", "timed"]
+__all__ = ["PLAYERS", "event_steps", "make_app", "sheet_event", "timed"]
 
 
 def timed(fn, repeat: int, warmup: int = 10, clock=time.perf_counter) -> list[float]:
@@ -43,3 +43,27 @@ def make_app(url: str, **config):
 def sheet_event(i: int, expected=None) -> dict:
     return {"type": "sheet", "data": {"player": PLAYERS[i % 4], "fields": {"vp": i % 200}},
             "expected_version": expected}
+
+
+def event_steps(app) -> tuple[str, str, dict]:
+    """A Knarr play made through the API, its edit token, and the steps the in-process figures
+    time by name ({name: step(i)}): the service recording an event, the API's POST .../events
+    and /healthz."""
+    service, client = app.extensions["companion"], app.test_client()
+    body = client.post("/api/v1/plays", json={"game": "knarr", "players": PLAYERS,
+                                              "seed": 1}).get_json()
+    pid, token = body["id"], body["edit_token"]
+
+    def service_record(i):
+        service.record(pid, sheet_event(i))
+
+    def api_post_event(i):
+        reply = client.post(f"/api/v1/plays/{pid}/events", json=sheet_event(i),
+                            headers={"Authorization": f"Bearer {token}"})
+        assert reply.status_code == 200, reply.data
+
+    def healthz(i):
+        assert client.get("/healthz").status_code == 200
+
+    return pid, token, {"service_record": service_record, "api_post_event": api_post_event,
+                        "healthz": healthz}
