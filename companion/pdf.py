@@ -19,6 +19,13 @@ from urllib.parse import unquote, urlsplit
 
 # how the PDF templates link their stylesheets (templates/pdf/*.html)
 STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="([^"<>]+)">')
+# WeasyPrint's HTML user-agent stylesheet gives EVERY element a ::marker style and five note
+# and footnote pseudo-elements' styles: six computed styles more per element, most of a
+# score sheet's style work (a sheet of 50 cells: about 400 styles for 60 elements). Our
+# sheets use no footnotes or notes, and markers only on list items: the same sheet, its rules
+# scoped to what the templates use.
+UA_TRIMS = ((re.compile(r"^::marker \{", re.M), "li::marker {"),
+            (re.compile(r"^::(?:footnote|note)-[a-z-]+ \{[^}]*\}\n", re.M), ""))
 
 
 def static_only_fetcher(static_folder: str | Path):
@@ -53,12 +60,11 @@ class Renderer:
         self.fonts = FontConfiguration()   # no @font-face in our CSS: safe to keep
         self.images: dict = {}
         self._sheets: dict = {}
+        self.html_class = scoped_html_class()
 
     def render(self, html: str) -> bytes:
-        from weasyprint import HTML
-
         sheets = [self._stylesheet(href) for href in STYLESHEET_LINK.findall(html)]
-        document = HTML(string=STYLESHEET_LINK.sub("", html), base_url=self.base_url,
+        document = self.html_class(string=STYLESHEET_LINK.sub("", html), base_url=self.base_url,
                         url_fetcher=self.fetcher)
         return document.write_pdf(stylesheets=[s for s in sheets if s is not None],
                                   font_config=self.fonts, cache=self.images)
@@ -74,6 +80,25 @@ class Renderer:
                                   if path.is_relative_to(self.root) and path.is_file()
                                   else None)
         return self._sheets[href]
+
+
+def scoped_html_class():
+    """WeasyPrint's HTML with its user-agent stylesheet trimmed by UA_TRIMS (parsed once)."""
+    from weasyprint import CSS, HTML
+    from weasyprint.html import UA, UA_COUNTER_STYLE
+
+    text = UA
+    for pattern, replacement in UA_TRIMS:
+        text, found = pattern.subn(replacement, text)
+        if not found:   # a WeasyPrint whose stylesheet changed: trim nothing, stay correct
+            return HTML
+    sheet = CSS(string=text, counter_style=UA_COUNTER_STYLE)
+
+    class ScopedHTML(HTML):
+        def _ua_stylesheets(self, forms=False):
+            return [sheet, *super()._ua_stylesheets(forms)[1:]]
+
+    return ScopedHTML
 
 
 def html_to_pdf(html: str, base_url: str) -> bytes:
