@@ -10,14 +10,15 @@ import csv
 import datetime as dt
 import io
 import json
-from functools import cache
+from functools import cache, reduce
+from operator import or_
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from pydantic import Field, create_model
 
 from .games import GAMES, Game, get_game
-from .games.bodies import Open, _union, check, event_type, given, plain, whole
+from .games.bodies import Open, check, event_type, given, plain, whole
 from .games.errors import RuleError
 from .games.messages import Message, say, to_data
 from .games.requests import SeatEditsChoice, Seats, SeedValue, UtcOffset, options_type
@@ -318,7 +319,7 @@ def import_type(game: Game) -> type:
 @cache
 def import_body() -> Any:
     """An export of any game's play: its game's Import<Game>, by the export's game."""
-    return Annotated[_union([import_type(g) for g in GAMES.values()]),
+    return Annotated[reduce(or_, [import_type(g) for g in GAMES.values()]),
                      Field(discriminator="game")]
 
 

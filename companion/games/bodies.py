@@ -16,9 +16,10 @@ the HTML forms turn their text into JSON values first (companion.web.forms).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
+from operator import or_
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -48,6 +49,7 @@ NOT_BLANK = f"[^{SPACE}]"
 # document says in every string: companion.web.openapi.text_rule), as one pattern
 NOT_BLANK_TEXT = f"^[^\\x00]*[^\\x00{SPACE}][^\\x00]*$"
 REF = "#/components/schemas/{model}"
+MAX_DEVICE = 64
 
 
 class Body(BaseModel):
@@ -135,8 +137,9 @@ def _no_newline(value: str) -> str:
     return value
 
 
-Device = Annotated[str, Field(min_length=1, max_length=64, pattern="^[!-~]+$"),
+Device = Annotated[str, Field(min_length=1, max_length=MAX_DEVICE, pattern="^[!-~]+$"),
                    AfterValidator(_no_newline)]
+Int64 = whole(-(2**63) + 1, 2**63 - 1)  # what a database's BIGINT and every JSON reader hold
 Anything = dict[str, Any] | None        # data a handler does not read
 
 
@@ -152,9 +155,7 @@ def row_type(field: SheetField) -> Any:
     if kind == "list":
         return Annotated[list[number], Field(max_length=field.max_items, title=label)]
     if kind == "counts":
-        key = Literal[field.keys] if field.keys else Annotated[str, Field(min_length=1,
-                                                                          max_length=MAX_NAME)]
-        return Annotated[dict[key, number], Field(title=label)]
+        return Annotated[dict[key_type(field.keys), number], Field(title=label)]
     if kind == "choice":
         choice = Literal[field.choices] if field.choices else Annotated[str, Field(
             max_length=MAX_NAME)]
@@ -175,11 +176,14 @@ def add_type(field: SheetField) -> Any | None:
     if field.kind == "int":
         return step
     if field.kind in ("counts", "choices"):
-        known = field.keys or field.choices
-        key = Literal[known] if known else Annotated[str, Field(min_length=1,
-                                                                max_length=MAX_NAME)]
-        return Annotated[dict[key, step], Field(min_length=1, title=field.label)]
+        return Annotated[dict[key_type(field.keys or field.choices), step],
+                         Field(min_length=1, title=field.label)]
     return None
+
+
+def key_type(known: tuple) -> Any:
+    """A key of a counts row: one of ``known``, or any name when the row lists none."""
+    return Literal[known] if known else Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
 
 
 def model_of(name: str, rows: dict[str, Any], doc: str = "", base: type = Body) -> type:
@@ -252,7 +256,7 @@ def event_type(game_key: str, events: dict[str, On], imported: bool = False) -> 
         data = Anything if on.data is None else on.data
         needed = on.data is not None and not on.optional
         extra = {"at": (JsonValue, None)} if imported else {
-            "expected_version": (whole(-(2**63) + 1, 2**63 - 1) | None, None),
+            "expected_version": (Int64 | None, None),
             "device": (Device | None, None)}
         branch = create_model(
             f"{'Import' if imported else 'Event'}{game_key}{kind.title().replace('_', '')}",
@@ -260,15 +264,7 @@ def event_type(game_key: str, events: dict[str, On], imported: bool = False) -> 
             type=(Literal[kind], ...), data=(data, ...) if needed else (data | None, None),
             **extra)
         branches.append(branch)
-    return Annotated[tuple(branches)[0] if len(branches) == 1 else _union(branches),
-                     Field(discriminator="type")]
-
-
-def _union(types: Sequence[type]) -> Any:
-    out = types[0]
-    for kind in types[1:]:
-        out = out | kind
-    return out
+    return Annotated[reduce(or_, branches), Field(discriminator="type")]
 
 
 # --------------------------------------------------------------------------- checking

@@ -35,7 +35,7 @@ class Message(str):
 
     def __new__(cls, id: str, params: Mapping[str, Any] | None = None) -> Message:
         id, params = str(id), dict(params) if params else {}
-        self = super().__new__(cls, render_english(id, params))
+        self = super().__new__(cls, _fill(id, params))
         self.id, self.params = id, params
         return self
 
@@ -125,14 +125,7 @@ def render(value: Any, shape: Callable[[str], str] = str, number: Callable[[Any]
     if value is None:
         return ""
     if isinstance(value, Message):
-        params = {k: _param(v, shape, number, listing) for k, v in value.params.items()}
-        said = shape(value.id).rpartition(CONTEXT)[2] if value.id else ""
-        if not params:
-            return said
-        try:
-            return said % params
-        except (KeyError, TypeError, ValueError):   # a translation that lost a placeholder
-            return value.id.rpartition(CONTEXT)[2] % params
+        return _fill(value.id, value.params, shape, number, listing)
     if isinstance(value, str):
         return shape(value) if value else ""
     return _param(value, shape, number, listing)
@@ -150,11 +143,16 @@ def _param(value: Any, shape, number, listing) -> str:
     return str(value)
 
 
-def render_english(id: str, params: Mapping[str, Any]) -> str:
-    id = id.rpartition(CONTEXT)[2]
+def _fill(id: str, params: Mapping[str, Any], shape=str, number=str, listing=english_list) -> str:
+    """Message ``id`` with ``params`` said as ``render`` says them (by default in English)."""
+    said = shape(id).rpartition(CONTEXT)[2] if id else ""
     if not params:
-        return id
-    return id % {k: _param(v, str, str, english_list) for k, v in params.items()}
+        return said
+    params = {k: _param(v, shape, number, listing) for k, v in params.items()}
+    try:
+        return said % params
+    except (KeyError, TypeError, ValueError):   # a translation that lost a placeholder
+        return id.rpartition(CONTEXT)[2] % params
 
 
 # --------------------------------------------------------------------------- keeping

@@ -19,7 +19,6 @@ MESSAGES = {
     "less_than_equal": say("%(row)s must be at most %(high)s."),
     "bool": say("%(row)s must be true or false."),
     "literal_error": say("%(row)s must be one of: %(choices)s."),
-    "enum": say("%(row)s must be one of: %(choices)s."),
     "missing": say("%(row)s is needed."),
     "string": say("%(row)s must be a text of at most %(count)s characters, not blank."),
     "too_long": say("%(row)s can hold at most %(count)s entries."),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, create_model, model_validator
 
-from .bodies import NOT_BLANK_TEXT, Body, Device, model_of, refuse, row_type, whole
+from .bodies import NOT_BLANK_TEXT, Body, Device, Int64, model_of, refuse, row_type, whole
 from .errors import say
 from .inputs import MAX_NAME, Option
 
@@ -23,12 +23,11 @@ MAX_SEED = 200
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK_TEXT,
                             title=say("A player's name"))]
 Names = Annotated[list[Name], Field(json_schema_extra={"uniqueItems": True})]
-SeedValue = whole(-(2**63) + 1, 2**63 - 1) | Annotated[
+SeedValue = Int64 | Annotated[
     str, Field(min_length=1, max_length=MAX_SEED, pattern=NOT_BLANK_TEXT)]
 Seed = Annotated[SeedValue | None, Field(
     description="The same seed gives the same setup on any machine; absent or null: a fresh "
                 "one (the answer says which). Text of digits is that number.")]
-Version = whole(-(2**63) + 1, 2**63 - 1)
 
 
 def option_type(option: Option) -> Any:
@@ -103,7 +102,7 @@ class TakeBack(Body):
     model_config = {"json_schema_extra": {"not": {
         "required": ["device", "expected_version"],
         "properties": {"device": {"type": "string"}, "expected_version": {"type": "integer"}}}}}
-    expected_version: Version | None = None
+    expected_version: Int64 | None = None
 
     @model_validator(mode="after")
     def one_way(self):

@@ -8,9 +8,10 @@ import json
 
 from flask import request
 
+from ..games.bodies import MAX_DEVICE
 from ..games.errors import RuleError
 from ..games.messages import say
-from ..plays import MAX_DEVICE, valid_device
+from ..plays import valid_device
 from ..service import ChangeKey
 
 KEY_HEADER = "Idempotency-Key"

@@ -34,9 +34,7 @@ def check_json(value: Any) -> Any:
     while stack:
         item, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise RuleError(say("The JSON is nested too deeply (%(count)s levels at most).",
-                                count=MAX_DEPTH),
-                            path or None, "too_deep")
+            raise too_deep(path or None)
         if isinstance(item, str):
             if _bad_text(item):
                 raise RuleError("Text must be valid Unicode without NUL characters.",
@@ -51,6 +49,11 @@ def check_json(value: Any) -> Any:
         elif isinstance(item, list):
             stack.extend((child, _child(path, i), depth + 1) for i, child in enumerate(item))
     return value
+
+
+def too_deep(field: str | None) -> RuleError:
+    return RuleError(say("The JSON is nested too deeply (%(count)s levels at most).",
+                         count=MAX_DEPTH), field, "too_deep")
 
 
 def uploaded_json(field: str) -> Any:
@@ -68,9 +71,7 @@ def loads_checked(text: str, field: str | None) -> Any:
     try:
         return check_json(json.loads(text))
     except RecursionError as err:
-        raise RuleError(say("The JSON is nested too deeply (%(count)s levels at most).",
-                                count=MAX_DEPTH),
-                        field, "too_deep") from err
+        raise too_deep(field) from err
     except ValueError as err:
         raise RuleError(say("That is not valid JSON: %(problem)s", problem=str(err)), field,
                         "invalid_json") from err

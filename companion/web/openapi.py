@@ -7,15 +7,16 @@ import copy
 import re
 
 from ..games import GAMES
-from ..games.bodies import NOT_BLANK_TEXT, schema_of, standalone
+from ..games.bodies import NOT_BLANK_TEXT, Device, schema_of, standalone
+from .changes import KEY_HEADER, MAX_KEY
 
 GAME_IDS = list(GAMES)
 TEXT_PATTERN = "^[^\\x00]*$"
 TEXT_WORDS = ("Every string and key of a request is text without NUL (every string schema says "
               "so) and without lone surrogate escapes such as \"\\udaa9\" (no pattern a "
               "validator reads alike can say so): either is a 400 invalid_text.")
-KEY = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {
-    "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[ -~]+$"},
+KEY = {"name": KEY_HEADER, "in": "header", "required": False, "schema": {
+    "type": "string", "minLength": 1, "maxLength": MAX_KEY, "pattern": "^[ -~]+$"},
     "description": "One key per change (e.g. a UUID made when the person tapped), 1 to 100 "
     "printable ASCII characters. A repeat with the same key on the same play within 24 hours "
     "records nothing and answers the first answer's status and body (the state right after "
@@ -38,9 +39,11 @@ def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def op(summary: str, ok: dict | None = None, errors=(), body=None, params=(), secure=False,
+def op(summary: str, ok: dict | None = None, errors=(), body=None, key=False,
        status: str = "200", kind: str = "application/json", optional=False) -> dict:
-    """One operation: its success answer (``ok``, a schema of ``kind``), its error codes."""
+    """One operation: its success answer (``ok``, a schema of ``kind``), its error codes; a
+    route that may answer 401 takes the bearer token; ``key``: an Idempotency-Key. Its path's
+    parameters are filled in by ``paths``, from the path itself."""
     answer = {"description": "success"}
     if ok is not None:
         answer["content"] = {kind: {"schema": ok}}
@@ -55,19 +58,15 @@ def op(summary: str, ok: dict | None = None, errors=(), body=None, params=(), se
     if body is not None:
         out["requestBody"] = {"required": not optional,
                               "content": {"application/json": {"schema": body}}}
-    if params:
-        out["parameters"] = [PARAMS.get(p, p) for p in params]
-    if secure:
+    if key:
+        out["parameters"] = [KEY]
+    if 401 in errors:
         out["security"] = [{"bearer": []}]
     return out
 
 
-PARAMS = {"play": {"name": "play_id", "in": "path", "required": True,
-                   "schema": {"type": "string", "maxLength": 64}},
-          "game": {"name": "game_id", "in": "path", "required": True,
-                   "schema": {"enum": GAME_IDS}},
-          "version": {"name": "version_id", "in": "path", "required": True,
-                      "schema": {"type": "integer"}}, "key": KEY}
+PARAMS = {"play_id": {"type": "string", "maxLength": 64}, "game_id": {"enum": GAME_IDS},
+          "version_id": {"type": "integer"}}
 CHANGE = (400, 401, 403, 409, 415, 422, 429)
 SETUP_WORDS = (
     ". A seeded setup. Seafarers: option layout 'book' (Four Islands, Oceans and Through the "
@@ -86,39 +85,33 @@ def paths() -> dict:
         "/api/v1/plays": {"post": op("Start a play", OBJECT, (400, 404, 413, 415, 422, 429),
                                      ref("PlayRequest"), status="201")},
         "/api/v1/plays/{play_id}": {
-            "get": op("A play's state", ref("StateResponse"), (401, 403), params=["play"],
-                      secure=True),
+            "get": op("A play's state", ref("StateResponse"), (401, 403)),
             "delete": op("Delete the play and all its events (edit token, or the owner key "
-                         "for any play)", None, (401, 403, 404, 429), params=["play"],
-                         secure=True, status="204")},
+                         "for any play)", None, (401, 403, 404, 429), status="204")},
         "/api/v1/plays/{play_id}/events": {"post": op(
             "Record an event", ref("StateResponse"), (*CHANGE, 413), {
                 "anyOf": [ref(f"Event{g.capitalize()}") for g in GAMES],
                 "description": "An event for the play's game: the Event schema of that game "
                                "(EventKnarr, EventExplorers, ...). Event describes all in "
-                               "words."}, ["play", "key"], True)},
+                               "words."}, key=True)},
         "/api/v1/plays/{play_id}/undo": {"post": op(
             "Undo the last event (or, with device, that device's last change)",
-            ref("StateResponse"), CHANGE, ref("UndoRequest"), ["play", "key"], True,
-            optional=True)},
+            ref("StateResponse"), CHANGE, ref("UndoRequest"), key=True, optional=True)},
         "/api/v1/plays/{play_id}/redo": {"post": op(
             "Redo an undone event (or, with device, that device's last undo)",
-            ref("StateResponse"), CHANGE, ref("RedoRequest"), ["play", "key"], True,
-            optional=True)},
+            ref("StateResponse"), CHANGE, ref("RedoRequest"), key=True, optional=True)},
         "/api/v1/plays/{play_id}/scoresheet.pdf": {"get": op(
-            "The score sheet as PDF", TEXT, (401, 403, 429, 503), params=["play"], secure=True,
-            kind="application/pdf")},
+            "The score sheet as PDF", TEXT, (401, 403, 429, 503), kind="application/pdf")},
         "/api/v1/plays/{play_id}/join.svg": {"get": op(
-            "A QR code of the play's view link", TEXT, (401, 403), params=["play"],
-            secure=True, kind="image/svg+xml")},
+            "A QR code of the play's view link", TEXT, (401, 403), kind="image/svg+xml")},
         "/api/v1/plays/{play_id}/live": {"get": op(
             "Server-sent events: 'event: version' with the play's version at once and at "
             "every change (from any worker or server), a ': heartbeat' comment every 15 s; "
             "the server ends the stream after 10 minutes (reconnect, as EventSource does)",
-            SSE, (401, 403, 404, 503), params=["play"], secure=True, kind="text/event-stream")},
+            SSE, (401, 403, 404, 503), kind="text/event-stream")},
         "/api/v1/plays/{play_id}/export": {"get": op(
             "The play as JSON: players, options, seed, box data, every event, the result",
-            OBJECT, (401, 403), params=["play"], secure=True)},
+            OBJECT, (401, 403))},
         "/api/v1/plays/import": {"post": op(
             "A new play (new tokens) from an export, its events replayed through every check "
             "(sheet checks added after the play was recorded excepted) and stored in one "
@@ -126,14 +119,13 @@ def paths() -> dict:
             "of up to 25,000 events", OBJECT,
             (400, 404, 413, 415, 422, 429, 503), ref("ImportRequest"), status="201")},
         "/api/v1/catalogue/{game_id}/versions": {"get": op(
-            "The kept versions of the box data, newest first", ref("CatalogueVersions"),
-            (404,), params=["game"])},
+            "The kept versions of the box data, newest first", ref("CatalogueVersions"), (404,))},
         "/api/v1/catalogue/{game_id}/versions/{version_id}/restore": {"post": op(
             "Make a kept version the box data again (owner key; kept as a new version)",
-            OBJECT, (401, 403, 404), params=["game", "version"], secure=True)},
+            OBJECT, (401, 403, 404))},
         "/api/v1/catalogue/{game_id}/undo": {"post": op(
             "Undo the latest save or import of the box data (owner key)", OBJECT,
-            (401, 403, 404, 409), params=["game"], secure=True)},
+            (401, 403, 404, 409))},
         "/api/v1/openapi.json": {"get": op("This document", OBJECT)},
     }
     for game_id, game in GAMES.items():
@@ -160,7 +152,13 @@ def paths() -> dict:
                       {"anyOf": [ref(f"Catalogue{key}"), {
                           "type": "object", "required": ["catalogue"],
                           "properties": {"catalogue": ref(f"Catalogue{key}")},
-                          "additionalProperties": ref("JsonValue")}]}, secure=True)}
+                          "additionalProperties": ref("JsonValue")}]})}
+    for path, operations in out.items():      # a path's parameters, from the path itself
+        named = [{"name": name, "in": "path", "required": True, "schema": PARAMS[name]}
+                 for name in re.findall(r"{(\w+)}", path)]
+        for operation in operations.values():
+            if named or "parameters" in operation:
+                operation["parameters"] = named + operation.get("parameters", [])
     return out
 
 
@@ -233,11 +231,10 @@ def event_words() -> dict:
     for game in GAMES.values():
         kinds.update(dict.fromkeys(game.event_types))
     own = "; ".join(f"{g.name}: {', '.join(g.event_types) or 'none'}" for g in GAMES.values())
-    device = {"type": ["string", "null"], "minLength": 1, "maxLength": 64,
-              "pattern": "^[!-~]+$", "description": (
-                  "The device (phone or client) making the change: 1 to 64 printable ASCII "
-                  "characters without spaces. Recorded with the event; undo with a device "
-                  "takes back that device's last change.")}
+    device = {**schema_of(Device), "type": ["string", "null"], "description": (
+        "The device (phone or client) making the change: 1 to 64 printable ASCII characters "
+        "without spaces. Recorded with the event; undo with a device takes back that device's "
+        "last change.")}
     return {"type": "object", "required": ["type"], "additionalProperties": False,
             "description": "Every event in words: the body is the Event schema of the play's "
                            "game (EventKnarr, ...).", "properties": {

@@ -15,10 +15,11 @@ from flask import (
 from htmx_flask import request as hx_request
 
 from ..games import GAMES, get_game
+from ..games.bodies import Int64
 from ..games.bodies import check as check_body
 from ..games.errors import RuleError
 from ..games.messages import say
-from ..games.requests import RedoRequest, UndoRequest, Version
+from ..games.requests import RedoRequest, UndoRequest
 from ..owner import is_owner
 from ..plays import COLOURS
 from ..qr import qr_svg
@@ -149,7 +150,7 @@ def move(play_id, token, move):
         key = idempotency_key()
         other = (request.form.get("other") or "").strip()
         if move == "undo" and other:
-            position = check_body(Version, coerce(other), "other")
+            position = check_body(Int64, coerce(other), "other")
             done = service().undo_other(play_id, device_header(), position, key=key,
                                         seat=seat)
         elif request.form.get("mine") == "1":
