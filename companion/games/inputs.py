@@ -49,9 +49,15 @@ class Option:
 
 # --------------------------------------------------------------------------- values
 def is_whole_number_text(text: str) -> bool:
-    """"12" or "-3" in ASCII digits (str.isdigit also accepts "²", which int() refuses)."""
+    """"12" or "-3" in ASCII digits (str.isdigit also accepts "²", which int() refuses), as
+    int() reads it (strip() also removes "\x1c" to "\x1f", which int() does not)."""
     digits = text.strip().removeprefix("-")
-    return 0 < len(digits) < 16 and digits.isascii() and digits.isdigit()
+    if not (0 < len(digits) < 16 and digits.isascii() and digits.isdigit()):
+        return False
+    try:
+        return int(text) is not None
+    except ValueError:
+        return False
 
 
 def player_of(value: str, players: Iterable[str], field: str, message: str | None = None) -> str:
