@@ -103,6 +103,7 @@ class TakeBack(Body):
         "required": ["device", "expected_version"],
         "properties": {"device": {"type": "string"}, "expected_version": {"type": "integer"}}}}}
     expected_version: Int64 | None = None
+    device: Device | None = None
 
     @model_validator(mode="after")
     def one_way(self):
@@ -119,7 +120,6 @@ class UndoRequest(TakeBack):
     advance) moves the head back when nothing but the clock came after it (those clock events
     are recorded again); anything else is a 409 cannot_undo_out_of_order with a sentence,
     nothing left a 409 nothing_to_undo."""
-    device: Device | None = None
 
 
 class RedoRequest(TakeBack):
@@ -127,4 +127,3 @@ class RedoRequest(TakeBack):
     compensating event is taken back in turn, or the head moves on over the device's own
     change; a change the device made since ends the redo (409 nothing_to_redo), one changed
     again since on another phone is a 409 cannot_redo."""
-    device: Device | None = None

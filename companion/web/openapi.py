@@ -260,23 +260,19 @@ def event_words() -> dict:
 
 
 def declared_bodies() -> dict:
-    """Every request body as it is declared, with the models it is made of among the
-    components: the schema is the declaration that checks."""
-    from ..exports import import_body, import_type
+    """Every request body as it is declared (a model by its own name), with the models it is
+    made of among the components: the schema is the declaration that checks."""
+    from ..exports import import_body
     from ..games.requests import RedoRequest, UndoRequest, score_request, setup_request
     from ..games.shipwrights.heroes import HeroesRequest
     from ..plays import event_body, play_body
 
-    bodies = {"PlayRequest": play_body(), "HeroesRequest": HeroesRequest,
-              "UndoRequest": UndoRequest, "RedoRequest": RedoRequest,
-              "ImportRequest": import_body()}
-    for game_id, game in GAMES.items():
-        key = game_id.capitalize()
-        bodies.update({f"SetupRequest{key}": setup_request(game),
-                       f"ScoreRequest{key}": score_request(game),
-                       f"Event{key}": event_body(game_id),
-                       f"Catalogue{key}": game.catalogue_type,
-                       f"Import{key}": import_type(game)})
+    models = [HeroesRequest, UndoRequest, RedoRequest, *(
+        made for game in GAMES.values()
+        for made in (setup_request(game), score_request(game), game.catalogue_type))]
+    bodies = {"PlayRequest": play_body(), "ImportRequest": import_body(),   # unions: named here
+              **{f"Event{g.capitalize()}": event_body(g) for g in GAMES},
+              **{model.__name__: model for model in models}}
     schemas = {}
     for name, kind in bodies.items():
         schema = copy.deepcopy(schema_of(kind))
