@@ -181,13 +181,21 @@ def test_the_fingerprint_names_the_rules_code(monkeypatch, tmp_path):
     snapshots.rules_fingerprint.cache_clear()
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "x.py").write_text("A = 1\n")
-    (tmp_path / "plays.py").write_text("")
-    (tmp_path / "clock.py").write_text("")
+    modules = [part for part in snapshots.RULES_CODE if part.endswith(".py")]
+    for module in modules:
+        (tmp_path / module).write_text("")
     monkeypatch.setattr(snapshots, "PACKAGE", tmp_path)
     one = snapshots.rules_fingerprint()
     snapshots.rules_fingerprint.cache_clear()
     (tmp_path / "games" / "x.py").write_text("A = 2\n")     # a rules fix
     assert snapshots.rules_fingerprint() != one
+    for module in modules:                                  # each module a state depends on
+        snapshots.rules_fingerprint.cache_clear()
+        before = snapshots.rules_fingerprint()
+        (tmp_path / module).write_text("B = 1\n")
+        snapshots.rules_fingerprint.cache_clear()
+        assert snapshots.rules_fingerprint() != before, module
+    assert "seats.py" in modules and "clock_players.py" in modules
     snapshots.rules_fingerprint.cache_clear()
 
 
