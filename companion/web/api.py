@@ -21,7 +21,7 @@ from . import service
 from .changes import REPLAYED_HEADER, idempotency_key
 from .documents import forget_documents
 from .jsoncheck import check_json
-from .links import play_links, share_link
+from .links import play_links, seat_link, share_link
 from .openapi import openapi_document
 from .sheets import scoresheet_pdf
 
@@ -140,7 +140,7 @@ def create_play():
 
 def seats_json(play_id: str, state: dict, tokens: list[str]) -> list[dict]:
     """One {"name", "token", "url"} per player, in seat order (api.md, "Seats")."""
-    links = [play_links(play_id, {"seat": token})["seat"] for token in tokens]
+    links = [seat_link(play_id, token) for token in tokens]
     return [{"name": player["name"], "token": token, "url": link}
             for player, token, link in zip(state["players"], tokens, links, strict=True)]
 

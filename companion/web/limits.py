@@ -52,7 +52,7 @@ HEAVY = ("api.scoresheet", "pages.scoresheet", "table.pad", "boards.seafarers_pd
 IMPORTS = ("table.import_page", "table.api_import")   # made in the request, HEAVY_SLOTS at once
 COMPUTE = ("api.setup", "api.score", "api.shipwrights_heroes", "api.join_svg",
            "pages.join_svg", "table.seat_svg", "table.chart_svg", "boards.seafarers",
-           "table.export", "table.api_export")
+           "table.export", "table.api_export", "display.display_with_seats")
 FREE = ("pages.healthz",)   # and static files (Flask-Limiter leaves those alone by itself)
 
 

@@ -44,3 +44,8 @@ def play_links(play_id: str, tokens: dict) -> dict:
     root = site_root()
     return {role: root + url_for("pages.play", play_id=play_id, token=token)
             for role, token in tokens.items() if token}
+
+
+def seat_link(play_id: str, token: str) -> str:
+    """The absolute link of a seat (issue 24): the play's page opened with that seat's token."""
+    return play_links(play_id, {"seat": token})["seat"]

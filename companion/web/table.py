@@ -11,13 +11,14 @@ from ..games.errors import RuleError
 from ..plays import score_of
 from ..qr import qr_svg
 from ..store import PlayRow
+from ..tokens import token_seat
 from . import service
 from .i18n import game_name
 from .jsoncheck import uploaded_json
-from .links import play_links, share_link
+from .links import play_links, seat_link, share_link
 from .pages import open_play
 from .privacy import visible_ids
-from .seating import COOKIE_AGE, SEAT_COOKIE, seat_tokens
+from .seating import COOKIE_AGE, NO_SEAT, SEAT_COOKIE, cookie_path, seat_tokens
 from .security import behind_https
 from .sheets import PAPERS, pad_pdf, paper_of
 
@@ -36,11 +37,13 @@ def _exempt_api(state) -> None:
 def join(play_id, token):
     """A full-screen QR code to hold up to the table; editors may switch to the edit link."""
     row, role = open_play(play_id, token)
+    if token_seat(row, token) is not None:
+        # a seat's link shares nothing: its seat is its own, and no view link derives from it
+        return redirect(url_for("pages.play", play_id=row.id, token=token))
     want_edit = request.args.get("edit") == "1" and role == "edit"
     link = share_link(row.id, role, token, want_edit)
     # beside the table's code, one per seat ("Ben") on the host's phone (issue 24)
-    seats = [{"name": p["name"], "colour": p["colour"],
-              "url": play_links(row.id, {"seat": t})["seat"],
+    seats = [{"name": p["name"], "colour": p["colour"], "url": seat_link(row.id, t),
               "qr": url_for("table.seat_svg", play_id=row.id, token=token, seat=i)}
              for i, (p, t) in enumerate(zip(row.initial["players"],
                                             seat_tokens(row, role, token), strict=False))]
@@ -56,23 +59,24 @@ def seat_svg(play_id, token, seat):
     tokens = seat_tokens(row, role, token)
     if not 0 <= seat < len(tokens):
         abort(404)
-    return Response(qr_svg(play_links(row.id, {"seat": tokens[seat]})["seat"]),
-                    mimetype="image/svg+xml")
+    return Response(qr_svg(seat_link(row.id, tokens[seat])), mimetype="image/svg+xml")
 
 
 @bp.get("/plays/<play_id>/<token>/seat/<int:seat>")
 @bp.get("/plays/<play_id>/<token>/seat/none", defaults={"seat": None})
 def take_seat(play_id, token, seat):
-    """"I am Ben" (or leaving the seat): remembered on this phone for this play, a cookie
-    scoped to the play's address, so a reload and the next visit keep it."""
+    """"I am Ben" or "Change seat" (no seat): remembered on this phone for this link, a
+    cookie scoped to the link's address (web/seating.py says what each link may choose)."""
     row, role = open_play(play_id, token)
     response = redirect(url_for("pages.play", play_id=row.id, token=token))
-    path = f"/plays/{row.id}/"
-    if role == "edit" and seat is not None and 0 <= seat < len(row.initial["players"]):
-        response.set_cookie(SEAT_COOKIE, str(seat), max_age=COOKIE_AGE, path=path,
-                            samesite="Lax", httponly=True, secure=behind_https())
-    else:
+    path = cookie_path(row.id, token)
+    if role != "edit":
         response.delete_cookie(SEAT_COOKIE, path=path)
+        return response
+    chosen = str(seat) if seat is not None and 0 <= seat < len(row.initial["players"]) \
+        else NO_SEAT
+    response.set_cookie(SEAT_COOKIE, chosen, max_age=COOKIE_AGE, path=path, samesite="Lax",
+                        httponly=True, secure=behind_https())
     return response
 
 
