@@ -131,6 +131,20 @@ def duration(seconds) -> str:
     return gettext("%(minutes)s min", minutes=minutes)
 
 
+def turn_time(seconds) -> str:
+    """A player's time or a turn's, to the second under an hour ('45 s', '3 min 05 s'; a
+    turn is often shorter than a minute), else like ``duration``."""
+    if seconds is None:
+        return ""
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return duration(seconds)
+    minutes, seconds = divmod(seconds, 60)
+    if not minutes:
+        return gettext("%(seconds)s s", seconds=seconds)
+    return gettext("%(minutes)s min %(seconds)s s", minutes=minutes, seconds=f"{seconds:02d}")
+
+
 def js_words() -> dict:
     """The words the page's scripts write themselves (outbox, notes beside a control, the
     screen-wake badge), in the page's language: {English: translation}; empty in English."""
@@ -215,6 +229,7 @@ def init_i18n(app: Flask, root: Path) -> None:
     app.add_template_global(duration_patterns)
     app.add_template_global(js_words)
     app.add_template_filter(duration)
+    app.add_template_filter(turn_time)
     app.add_template_filter(and_list)
     app.add_template_filter(or_list)
     app.add_template_filter(hyphenate)

@@ -89,3 +89,34 @@ def test_without_an_offset_the_date_stays_utc(app, client):
     bad = client.post("/api/v1/plays", json={"game": "knarr", "players": ["A", "B"],
                                              "utc_offset_min": 100000})
     assert bad.status_code == 400 and bad.get_json()["error"]["field"] == "utc_offset_min"
+
+
+def test_the_score_sheet_and_the_final_screen_show_each_players_time(app, client):
+    """The PDF's two rows of times (each player's total with their turns, and their longest
+    turn) and the final screen's list, to the second (a turn is often under a minute)."""
+    from pypdf import PdfReader
+
+    play, auth, order = play_three_turns(app, client)
+    assert client.post(f"/api/v1/plays/{play['id']}/events", headers=auth,
+                       json={"type": "finish"}).status_code == 200
+    view = f"/plays/{play['id']}/{play['view_token']}"
+    pdf = client.get(f"{view}/scoresheet.pdf")
+    assert pdf.status_code == 200
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    # columns in the score's order: the times follow it, whoever leads
+    names = [p["name"] for p in client.get(f"/api/v1/plays/{play['id']}", headers=auth)
+             .get_json()["state"]["score"]["players"]]
+    times = {order[0]: ("1 min 15 s", "2 turns", "1 min 00 s"),
+             order[1]: ("1 min 30 s", "1 turn", "1 min 30 s"),
+             order[2]: ("30 s", "1 turn", "30 s")}
+    row = " ".join(f"{times[n][0]} {times[n][1]}" for n in names)
+    assert f"Time per player {row}" in " ".join(text.split())
+    assert "Longest turn " + " ".join(times[n][2] for n in names) in " ".join(text.split())
+    page = client.get(view).get_data(as_text=True)
+    assert f"{order[0]}: 1 min 15 s, longest turn 1 min 00 s" in page
+    assert f"{order[2]}: 30 s, longest turn 30 s" in page
+    # in German too
+    client.get("/language/de")
+    german = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(
+        client.get(f"{view}/scoresheet.pdf").data)).pages).split())
+    assert "Zeit pro Person" in german and "2 Züge" in german and "1 min 15 s" in german
