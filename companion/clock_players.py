@@ -2,6 +2,10 @@
 player whose turn it is; an event that ends a turn passes it on; pause stops it; the end of
 the play stops it. Pure, and never the wall clock: the times come from the events.
 
+The play may set a limit on one turn (``turn_limit_s``, issue 24: when starting the play, and
+later from the host's phone with a ``turn_limit`` event): the phone whose turn it is gives a
+gentle signal when its turn passes it (the page does; the state only keeps the number).
+
 The game clock (companion.clock) keeps, besides its own keys, in a game with turns:
 ``players`` {name: {"elapsed_s", "turns", "longest_s"}} (closed time, turns ended, the
 longest ended turn), ``turn_of`` (whose clock runs, None between turns), ``turn_s`` (the
@@ -23,7 +27,26 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from .games.bodies import Body
+from .games.requests import TurnLimit
 from .seats import acting, has_turns, whose_turn
+
+
+class TurnLimitChange(Body):
+    """The host changes the optional limit on one turn (a seat token may not send this)."""
+    seconds: TurnLimit = None
+
+
+def turn_limit(state: dict) -> int | None:
+    """The play's limit on one turn in seconds (``turn_limit_s``), None when it has none."""
+    limit = state.get("turn_limit_s")
+    return limit if isinstance(limit, int) and limit > 0 else None
+
+
+def apply_turn_limit(state: dict, data: Any) -> dict:
+    """The ``turn_limit`` event: a new limit (0 or null: none), from the next moment on."""
+    state["turn_limit_s"] = data.seconds or None
+    return state
 
 
 def turn_mark(state: dict) -> list:

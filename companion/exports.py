@@ -21,7 +21,14 @@ from .games import GAMES, Game, get_game
 from .games.bodies import Open, check, event_type, given, plain, whole
 from .games.errors import RuleError
 from .games.messages import Message, say, to_data
-from .games.requests import SeatEditsChoice, Seats, SeedValue, UtcOffset, options_type
+from .games.requests import (
+    SeatEditsChoice,
+    Seats,
+    SeedValue,
+    TurnLimit,
+    UtcOffset,
+    options_type,
+)
 from .plays import apply_event, game_events
 
 FORMAT = "north-sea-companion/play"
@@ -85,6 +92,7 @@ def export_document(play: dict, initial: dict, events: list[dict], score: dict,
         "expansions": expansions_of(play["game"], initial.get("options") or {}),
         "seed": initial["seed"], "players": initial["players"], "options": initial["options"],
         "seat_edits": initial.get("seat_edits", "all"),
+        "turn_limit_s": initial.get("turn_limit_s"),
         "catalogue": initial.get("catalogue") or {},
         "events": [{"type": e["type"], "data": e.get("data") or {}, "at": _iso(e.get("at"))}
                    for e in events],
@@ -308,7 +316,7 @@ def import_type(game: Game) -> type:
         game=(Literal[game.id], ...), players=(Seats, ...),
         options=(options_type(game) | None, None), seed=(SeedValue, ...),
         seat_edits=(SeatEditsChoice, None), utc_offset_min=(UtcOffset, None),
-        catalogue=(Annotated[game.catalogue_type | None, Field(
+        turn_limit_s=(TurnLimit, None), catalogue=(Annotated[game.catalogue_type | None, Field(
             description="The box data the play was recorded with (null or {}: this "
                         "installation's)")], None),
         events=(Annotated[events, Field(max_length=MAX_EVENTS, description=(
@@ -336,6 +344,8 @@ def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
         body["seat_edits"] = request.seat_edits
     if request.utc_offset_min is not None:
         body["utc_offset_min"] = request.utc_offset_min
+    if request.turn_limit_s:
+        body["turn_limit_s"] = request.turn_limit_s
     events = [{"type": e["type"], "data": e.get("data") or {},
                **({"at": e["at"]} if isinstance(e.get("at"), str) else {})}
               for e in doc["events"]]

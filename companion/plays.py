@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import Field, ValidationError
 
 from . import clock, clock_players
+from .clock_players import TurnLimitChange, apply_turn_limit
 from .games import GAMES, Game, ending, game_taking, get_game
 from .games.bodies import Device, On, adapter, check, data_of, event_type, given
 from .games.box_questions import complete_answer
@@ -24,7 +25,8 @@ from .games.requests import COLOURS, Seats, SeedValue, play_request, setup_reque
 from .seats import SeatEdits, apply_edits
 from .sheet_changes import apply_sheet, sheet_change
 
-COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", "seat_edits", *clock.EVENTS)
+COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", "seat_edits", "turn_limit",
+                 *clock.EVENTS)
 # Events a finished play still takes: corrections of the sheets and answers to the score's
 # questions about the box (a finished play becomes complete as soon as they are answered).
 AFTER_FINISH = ("sheet", "box_value")
@@ -162,6 +164,9 @@ def common_events(game_id: str) -> dict[str, On]:
                              copies=()),
              "seat_edits": On(SeatEdits, apply_edits, "The host changes who may edit which "
                               "seat (a seat token may not send this)", copies=()),
+             "turn_limit": On(TurnLimitChange, apply_turn_limit, "The host changes the "
+                              "optional limit on one turn (a seat token may not send this)",
+                              copies=()),
              "pause": On(None, clock.apply, "Stop the game clock (data not read)"),
              "resume": On(None, clock.apply, "Count on (data not read)")}
     if game.box_value_type is None:
@@ -187,7 +192,8 @@ def event_body(game_id: str) -> Any:
 COMMON_WORDS = {"advance": say("End of the phase"), "finish": say("End of the game"),
                 "pause": say("Pause the clock"), "resume": say("Restart the clock"),
                 "box_value": say("A box value"),
-                "seat_edits": say("Who may edit which seat")}
+                "seat_edits": say("Who may edit which seat"),
+                "turn_limit": say("The turn limit")}
 
 
 def describe_event(state: dict, event: dict, moment: str | None = None) -> str:

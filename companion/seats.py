@@ -94,6 +94,8 @@ def refusal(state: dict, seat: str | None, event: dict) -> RuleError | None:
     if kind == "seat_edits":
         return refused(say("Only the phone that started the play can change who may edit "
                            "which seat."))
+    if kind == "turn_limit":
+        return refused(say("Only the phone that started the play can change the turn limit."))
     if edits_of(state) == "all" or kind in TABLE_EVENTS:
         return None
     player = player_of(event)
@@ -145,4 +147,5 @@ def table_choices(state: dict, request) -> dict:
     (companion.seats) and the starting phone's UTC offset (local dates in the exports)."""
     state["seat_edits"] = request.seat_edits or DEFAULT_EDITS
     state["utc_offset_min"] = request.utc_offset_min
+    state["turn_limit_s"] = getattr(request, "turn_limit_s", None) or None
     return state

@@ -83,6 +83,10 @@ SeatEditsChoice = Annotated[Literal["all", "own"] | None, Field(description=(
 UtcOffset = Annotated[whole(-16 * 60, 16 * 60) | None, Field(description=(
     "The table's time zone when the play begins, in minutes east of UTC (the starting phone's "
     "offset): BG Stats and the exports date the play by its local start."))]
+TurnLimit = Annotated[whole(0, 4 * 3600) | None, Field(description=(
+    "An optional limit on one turn, in seconds (absent, null or 0: none): the phone whose "
+    "turn it is gives a gentle signal when its turn passes it. The host's phone changes it "
+    "later with a turn_limit event."))]
 Colour = Annotated[Literal[COLOURS] | None, Field(description="absent or null: the seat's")]
 Seat = Name | create_model("Seat", __base__=Body, name=(Name, ...), colour=(Colour, None))
 Seats = Annotated[list[Seat], Field(json_schema_extra={"uniqueItems": True})]
@@ -94,7 +98,8 @@ def play_request(game: Game) -> type:
                         __doc__=f"A new {game.name} play.", game=(Literal[game.id], ...),
                         players=(Seats, ...),
                         options=(options_type(game), None), seed=(Seed, None),
-                        seat_edits=(SeatEditsChoice, None), utc_offset_min=(UtcOffset, None))
+                        seat_edits=(SeatEditsChoice, None), utc_offset_min=(UtcOffset, None),
+                        turn_limit_s=(TurnLimit, None))
 
 
 class TakeBack(Body):

@@ -40,6 +40,8 @@ def new_play_body(form, game: Game) -> dict:
         body["seed"] = coerce(form["seed"])
     if form.get("seat_edits"):
         body["seat_edits"] = form["seat_edits"]
+    if (form.get("turn_limit_s") or "").strip() not in ("", "0"):
+        body["turn_limit_s"] = coerce(form["turn_limit_s"])
     if (form.get("utc_offset_min") or "").strip():     # the phone's, set by newplay.js
         body["utc_offset_min"] = coerce(form["utc_offset_min"])
     return body

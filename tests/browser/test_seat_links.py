@@ -116,3 +116,66 @@ def test_a_seat_link_changes_seat_in_one_tap(phone, live_server):
     assert bo.locator(".seat-me").count() == 0
     bo.get_by_role("link", name="I am Bo").click()
     expect()(bo.locator(".seat-me")).to_have_text("This phone: Bo")
+
+
+def test_past_the_turn_limit_the_phone_whose_turn_it_is_changes_colour_once(phone, live_server):
+    """A limit of three seconds: the banner of the seat whose turn it is turns a warmer colour
+    and shows its sentence while the page stands still (no new version, no reload); another
+    seat's phone shows nothing of it; the next turn starts plain again."""
+    base = live_server.url
+    host = phone()
+    reply = host.request.post(f"{base}/api/v1/plays", data=json.dumps({
+        "game": "knarr", "players": ["Ann", "Bo", "Cy"], "seed": 3, "seat_edits": "own",
+        "turn_limit_s": 3}), headers={"Content-Type": "application/json"})
+    play = reply.json()
+    first = play["state"]["table"]["current_player"]
+    tokens = {s["name"]: s["token"] for s in play["seats"]}
+    mine, other = phone(), phone()
+    mine.goto(f"{base}/plays/{play['id']}/{tokens[first]}")
+    other.goto(f"{base}/plays/{play['id']}/{tokens[next(n for n in tokens if n != first)]}")
+    banner = mine.locator("#your-turn")
+    expect()(banner).to_be_visible()
+    expect()(mine.locator("#turn-over")).to_be_hidden()
+    assert "over-limit" not in (banner.get_attribute("class") or "")
+    colour = banner.evaluate("e => getComputedStyle(e).backgroundColor")
+    expect()(banner).to_have_class("your-turn over-limit", timeout=8_000)
+    expect()(mine.locator("#turn-over")).to_have_text(
+        "This turn has gone past 3 s: no hurry, just so you know.")
+    assert banner.evaluate("e => getComputedStyle(e).backgroundColor") != colour
+    assert mine.locator("#play").get_attribute("data-version") == "0"    # no reload, no change
+    shot(mine, "turn-limit-passed-390")
+    assert other.locator("#turn-over").count() == 0
+    # the next turn: plain again
+    mine.locator("#knarr-vp").fill("1")
+    mine.get_by_role("button", name=f"End {first}'s turn").click()
+    expect()(mine.locator("#your-turn")).to_have_count(0)
+
+
+def test_the_seat_pages_speak_german(browser, live_server):
+    """The display's seat codes, leaving a seat and the turn limit's sentence in German (the
+    axe and word scans open the GET pages; these two come from a form and a wait)."""
+    base = live_server.url
+    context = browser.new_context(**TABLET, locale="de-DE")
+    try:
+        page = context.new_page()
+        reply = page.request.post(f"{base}/api/v1/plays", data=json.dumps({
+            "game": "knarr", "players": ["Ann", "Bo", "Cy"], "seed": 3, "seat_edits": "own",
+            "turn_limit_s": 1}), headers={"Content-Type": "application/json"})
+        play = reply.json()
+        page.goto(f"{base}/plays/{play['id']}/{play['edit_token']}")
+        page.locator("#share-details > summary").click()
+        with page.expect_popup() as opened:
+            page.get_by_role("button", name="Tischanzeige mit einem Code pro Platz").click()
+        display = opened.value
+        expect()(display.locator("#display-seat-codes summary")).to_have_text(
+            "Platz nehmen: Jede Person scannt ihren eigenen Code")
+        display.close()
+        first = play["state"]["table"]["current_player"]
+        token = next(s["token"] for s in play["seats"] if s["name"] == first)
+        page.goto(f"{base}/plays/{play['id']}/{token}")
+        expect()(page.locator("#turn-over")).to_have_text(
+            "Dieser Zug dauert schon länger als 1 s – keine Eile, nur zur Info.")
+        page.get_by_role("link", name="Platz wechseln").click()
+        expect()(page.locator("#seat-other")).to_contain_text("scanne dessen Code")
+    finally:
+        context.close()
