@@ -1,8 +1,9 @@
 """Every kind of page a person can open, for the checks that go over all of them (axe-core,
 the German and French scan): the start and new-play pages, every game's play page at setup,
 in the middle of a game and at its end, the read-only view, join, history, the table display,
-a seat's phone in the middle of a game (the seat whose turn it is: "Your turn", and another:
-"Ann's turn", at a table where a seat edits only its own sheet), the box data and board pages,
+a seat's phone in the middle of a game (the seat whose turn it is: "Your turn" past the turn
+limit, and another: "Ann's turn", at a table where a seat edits only its own sheet; that phone
+after "Change seat"), the box data and board pages,
 the owner's pages and the error pages.
 
 The plays are made through the JSON API on a live server, each with five players' worth of
@@ -65,14 +66,16 @@ def make_plays(base: str) -> dict:
     """{(game, stage): the API's answer for a new play} for every game and stage, with
     ``"turn"``: the seat whose turn it is (the first seat in a game without turns) and
     ``"other"``: a seat whose turn it is not. The middle of a game's table lets a seat edit only
-    its own sheet (seat_edits "own"; the host's edit link still edits every seat)."""
+    its own sheet (seat_edits "own"; the host's edit link still edits every seat) and has a turn
+    limit of one second, passed by the time its pages are opened."""
     plays = {}
     for game_id, game in sorted(GAMES.items()):
         players = NAMES[:min(len(NAMES), game.max_players)]
         for stage in STAGES:
             play = api(base, "POST", "/api/v1/plays", {
                 "game": game_id, "players": players, "options": OPTIONS.get(game_id, {}),
-                "seed": 5, **({"seat_edits": "own"} if stage == "mid" else {})})
+                "seed": 5, **({"seat_edits": "own", "turn_limit_s": 1} if stage == "mid"
+                              else {})})
             events, state = f"/api/v1/plays/{play['id']}/events", play["state"]
             if stage != "setup":
                 for event in middle_of(game_id, players, play["state"]["setup"]):
@@ -98,7 +101,7 @@ def seat_path(play: dict, seat: str) -> str:
 
 # the pages one template draws alike for every game (the game's name and players aside)
 SAME_FOR_EVERY_GAME = ("join", "rounds", "display end", "delete", "owner delete", "seat turn",
-                       "seat other")
+                       "seat other", "seat left")
 
 
 def seat_refusals(game_id: str, play: dict) -> dict[str, dict]:
@@ -147,6 +150,8 @@ def every_page(plays: dict) -> dict[str, str]:
         pages[f"{game_id} read-only"] = play_path(middle, "view_token")
         pages[f"{game_id} seat turn"] = seat_path(middle, "turn")
         pages[f"{game_id} seat other"] = seat_path(middle, "other")
+        # "Change seat" on that phone: no seat (its link's cookie, so after its seat's page)
+        pages[f"{game_id} seat left"] = seat_path(middle, "other") + "/seat/none"
         pages[f"{game_id} join"] = play_path(middle, tail="/join")
         pages[f"{game_id} rounds"] = play_path(end, tail="/history")
         pages[f"{game_id} display"] = play_path(middle, "view_token", "/display")
