@@ -89,7 +89,7 @@ def test_no_page_has_an_axe_violation(site, browser, scheme):
     expect(page.locator(".tap-note[role=alert]")).to_be_visible()
     found["shipwrights refused"] = scan(page, axe, scheme)
     # the seats (issue 24): the table display opened from the host's phone, a code per seat
-    seated = site.plays["knarr", "seats"]
+    seated = site.plays["knarr", "mid"]
     page.goto(site.url + play_path(seated))
     page.locator("#share-details > summary").click()
     with page.expect_popup() as opened:

@@ -79,6 +79,14 @@ def test_the_new_play_form_takes_a_limit(app, client):
     assert reply.status_code == 302
     page = client.get(reply.headers["Location"]).get_data(as_text=True)
     assert '<option value="180" selected>' in page        # the host's phone shows it
+    # ... and changes it with its form (whole minutes; "No limit" is 0)
+    form = re.search(r'<form class="turn-limit-form" id="turn-limit-form" hx-post="([^"]+)"',
+                     page)[1]
+    for chosen, kept in (("300", 300), ("0", None)):
+        assert client.post(form, data={"type": "turn_limit", "d:seconds": chosen}
+                           ).status_code in (200, 302)
+        page = client.get(reply.headers["Location"]).get_data(as_text=True)
+        assert f'<option value="{kept or 0}" selected>' in page
     assert client.get("/new?game=knarr").status_code == 200
 
 
