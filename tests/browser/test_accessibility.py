@@ -8,8 +8,8 @@ The pages are every_kind_of_page (tests/browser/every_page.py): each game's own 
 the pages one template draws alike for every game (join, rounds, the finished display, the
 delete pages) from one game each, and a seated phone's pages. Besides them: a new-play form
 sent back with an error beside its field, a play page with a refusal beside the control, the
-table display with a code per seat (opened from the host's phone), a seat's phone refused
-another seat's sheet, and the page after a play is deleted."""
+table display with a code per seat (opened from the host's phone), and the page after a play
+is deleted."""
 from __future__ import annotations
 
 import logging
@@ -98,17 +98,6 @@ def test_no_page_has_an_axe_violation(site, browser, scheme):
     expect(display.locator("#display-seat-codes img")).to_have_count(4)
     found["display with seat codes"] = scan(display, axe, scheme)
     display.close()
-    # ... and a seat's phone refused another seat's sheet (403 beside the control): its page
-    # was drawn while every phone edited every seat, the host has changed that since
-    open_table = api(site.url, "POST", "/api/v1/plays", {"game": "knarr",
-                                                         "players": ["Ann", "Bo", "Cy"]})
-    page.goto(site.url + f"/plays/{open_table['id']}/{open_table['seats'][1]['token']}")
-    api(site.url, "POST", f"/api/v1/plays/{open_table['id']}/events",
-        {"type": "seat_edits", "data": {"edits": "own"}}, open_table["edit_token"])
-    page.locator("#sheet-1 > summary").click()
-    page.locator("#sheet-1").get_by_role("button", name="Score track VP plus one").click()
-    expect(page.locator("[role=alert]").first).to_contain_text("Bo's seat")
-    found["seat refused"] = scan(page, axe, scheme)
     # the owner deletes a play: the page after it
     doomed = api(site.url, "POST", "/api/v1/plays", {"game": "knarr", "players": ["Ann", "Bo"]})
     page.goto(f"{site.url}/owner/plays/{doomed['id']}/delete")
@@ -116,5 +105,5 @@ def test_no_page_has_an_axe_violation(site, browser, scheme):
     expect(page.locator("[role=status]").first).to_be_visible()
     found["deleted"] = scan(page, axe, scheme)
     context.close()
-    assert len(found) >= len(pages) + 5
+    assert len(found) >= len(pages) + 4
     assert {name: v for name, v in found.items() if v} == {}
