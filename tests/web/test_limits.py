@@ -97,6 +97,18 @@ def test_a_flood_of_events_gets_a_plain_429(tmp_path):
     assert reply.status_code == 200
 
 
+def test_a_change_is_counted_by_the_changes_limit_alone(tmp_path):
+    """The reads' allowance counts every other request; a change counted by the changes' limit
+    is not counted by it as well (it was: one client's events met the reads' limit first)."""
+    app = limited_app(tmp_path, RATELIMIT_READS="4 per minute", RATELIMIT_EVENTS="50 per minute")
+    client = app.test_client()
+    play = new_play(client)
+    assert [tap(client, play, i).status_code for i in range(10)] == [200] * 10
+    page = f"/plays/{play['id']}/{play['edit_token']}"
+    reads = [client.get(page).status_code for _ in range(6)]
+    assert reads[:4] == [200] * 4 and reads[4:] == [429, 429]   # the reads keep their own
+
+
 def test_the_limits_come_from_the_environment_too(tmp_path, monkeypatch):
     """A club behind a reverse proxy (every phone arrives from one address) raises them."""
     monkeypatch.setenv("RATELIMIT_EVENTS", "2 per minute")
