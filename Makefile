@@ -47,7 +47,7 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $
 translations: $(MO_FILES)
 
 i18n: install
-	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k say -k say_in:1c,2 -k RuleError -k impossible -c TRANSLATORS: --no-location --sort-output \
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k say -k say_in:1c,2 -k say_n:1,2 -k RuleError -k impossible -c TRANSLATORS: --no-location --sort-output \
 		--omit-header -o translations/messages.pot .
 	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching
 	$(MAKE) translations

@@ -13,17 +13,19 @@ compares or searches a sentence keep working with the English. Only a page says 
 language, from the id and the parameters (``render`` with the page's catalogue and Babel's
 list and number formats): a finished sentence is never parsed back. Where a message is kept
 (snapshots, a play's initial state, backups), ``to_data`` writes its id and parameters and
-``from_data`` reads them back.
+``from_data`` reads them back. A counted message (``say_n``) also keeps its plural's shape.
 
 Pure: standard library only.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from gettext import NullTranslations
 from typing import Any
 
 TAG = "$message"
 CONTEXT = "\x04"     # between a message's context and its shape (gettext's own separator)
+ENGLISH = NullTranslations().ngettext    # the singular for 1, else the plural
 
 
 class Message(str):
@@ -32,11 +34,12 @@ class Message(str):
 
     id: str
     params: dict[str, Any]
+    plural: str | None              # a counted message's plural shape (say_n), else None
 
-    def __new__(cls, id: str, params: Mapping[str, Any] | None = None) -> Message:
+    def __new__(cls, id: str, params: Mapping[str, Any] | None = None, plural=None) -> Message:
         id, params = str(id), dict(params) if params else {}
-        self = super().__new__(cls, _fill(id, params))
-        self.id, self.params = id, params
+        self = super().__new__(cls, _fill(id, params, plural=plural))
+        self.id, self.params, self.plural = id, params, plural
         return self
 
     # immutable: copies are the message itself; pickled (worker processes) by id and params
@@ -47,11 +50,12 @@ class Message(str):
         return self
 
     def __reduce__(self):
-        return Message, (self.id, self.params)
+        return Message, (self.id, self.params, self.plural)
 
     def __repr__(self) -> str:
         params = "".join(f", {k}={v!r}" for k, v in self.params.items())
-        return f"say({self.id!r}{params})"
+        head = f"say_n({self.id!r}, {self.plural!r}" if self.plural else f"say({self.id!r}"
+        return f"{head}{params})"
 
 
 def say(shape: str, **params: Any) -> Message:
@@ -65,6 +69,12 @@ def say_in(context: str, shape: str, **params: Any) -> Message:
     a draft pass), told apart by ``context`` as gettext's pgettext does: the id is
     ``context + "\\x04" + shape``, the English the shape's."""
     return Message(f"{context}{CONTEXT}{shape}", params)
+
+
+def say_n(singular: str, plural: str, count: Any, **params: Any) -> Message:
+    """A message said by its parameter "count" as ngettext says it: "%(count)s recruit" for 1,
+    else "%(count)s recruits" in English; a page takes its language's forms (French 0: one)."""
+    return Message(singular, {"count": count, **params}, plural)
 
 
 # --------------------------------------------------------------------------- composed messages
@@ -117,42 +127,45 @@ def english_list(items: Sequence[str]) -> str:
 
 
 def render(value: Any, shape: Callable[[str], str] = str, number: Callable[[Any], str] = str,
-           listing: Callable[[list[str]], str] = english_list) -> str:
-    """``value`` in words: ``shape(id)`` is a message id in the reader's language, ``number``
-    writes a number, ``listing`` joins a list. The defaults say it in English. A plain ``str``
-    is a word of the core's that has no parameters (a terrain, a captain's name) and is looked
-    up as an id; None is nothing. Inside a message, a plain ``str`` parameter is as typed."""
+           listing: Callable[[list[str]], str] = english_list, counted=ENGLISH) -> str:
+    """``value`` in words: ``shape(id)`` is a message id in the reader's language (``counted``
+    a counted one's, as ngettext), ``number`` writes a number, ``listing`` joins a list. The
+    defaults say it in English. A plain ``str`` is a word of the core's that has no parameters
+    (a terrain, a captain's name) and is looked up as an id; None is nothing. Inside a
+    message, a plain ``str`` parameter is as typed."""
     if value is None:
         return ""
     if isinstance(value, Message):
-        return _fill(value.id, value.params, shape, number, listing)
+        return _fill(value.id, value.params, shape, number, listing, value.plural, counted)
     if isinstance(value, str):
         return shape(value) if value else ""
-    return _param(value, shape, number, listing)
+    return _param(value, shape, number, listing, counted)
 
 
-def _param(value: Any, shape, number, listing) -> str:
+def _param(value: Any, shape, number, listing, counted) -> str:
     if isinstance(value, Message):
-        return render(value, shape, number, listing)
+        return render(value, shape, number, listing, counted)
     if isinstance(value, str):
         return value                                  # as typed
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return number(value)
     if isinstance(value, (list, tuple)):
-        return listing([_param(v, shape, number, listing) for v in value])
+        return listing([_param(v, shape, number, listing, counted) for v in value])
     return str(value)
 
 
-def _fill(id: str, params: Mapping[str, Any], shape=str, number=str, listing=english_list) -> str:
+def _fill(id: str, params: Mapping[str, Any], shape=str, number=str, listing=english_list,
+          plural: str | None = None, counted=ENGLISH) -> str:
     """Message ``id`` with ``params`` said as ``render`` says them (by default in English)."""
-    said = shape(id).rpartition(CONTEXT)[2] if id else ""
+    n = params.get("count")
+    said = counted(id, plural, n) if plural else shape(id).rpartition(CONTEXT)[2] if id else ""
     if not params:
         return said
-    params = {k: _param(v, shape, number, listing) for k, v in params.items()}
+    params = {k: _param(v, shape, number, listing, counted) for k, v in params.items()}
     try:
         return said % params
     except (KeyError, TypeError, ValueError):   # a translation that lost a placeholder
-        return id.rpartition(CONTEXT)[2] % params
+        return (ENGLISH(id, plural, n) if plural else id.rpartition(CONTEXT)[2]) % params
 
 
 # --------------------------------------------------------------------------- keeping
@@ -164,7 +177,8 @@ def to_data(value: Any) -> Any:
     if kind is Message:
         if not value.params:
             return {TAG: value.id}
-        return {TAG: value.id, "params": {k: to_data(v) for k, v in value.params.items()}}
+        kept = {"plural": value.plural} if value.plural else {}
+        return {TAG: value.id, **kept, "params": {k: to_data(v) for k, v in value.params.items()}}
     if kind is dict:
         return {k: to_data(v) if type(v) in CONTAINERS else v for k, v in value.items()}
     if kind is list or kind is tuple:
@@ -179,8 +193,8 @@ def from_data(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
         if TAG in value and is_message_data(value):
-            return Message(value[TAG], {k: from_data(v)
-                                        for k, v in (value.get("params") or {}).items()})
+            return Message(value[TAG], {k: from_data(v) for k, v in (value.get("params") or {})
+                                        .items()}, value.get("plural"))
         for k, v in value.items():
             if type(v) is dict or type(v) is list:
                 value[k] = from_data(v)
@@ -196,5 +210,5 @@ CONTAINERS = frozenset({Message, dict, list, tuple})
 
 
 def is_message_data(value: dict) -> bool:
-    return (isinstance(value.get(TAG), str) and set(value) <= {TAG, "params"}
-            and isinstance(value.get("params", {}), dict))
+    return (isinstance(value.get(TAG), str) and set(value) <= {TAG, "params", "plural"}
+            and type(value.get("params", {})) is dict and type(value.get("plural", "")) is str)

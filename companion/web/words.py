@@ -26,6 +26,6 @@ def core(value: Any) -> str:
     locale = get_locale()
     if locale is None or locale.language == "en":
         return str(value)
-    return render(value, shape=get_translations().ugettext,
+    return render(value, shape=(words := get_translations()).ugettext, counted=words.ungettext,
                   number=lambda n: format_decimal(n, locale=locale),
                   listing=lambda items: format_list(items, locale=locale))

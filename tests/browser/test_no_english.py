@@ -30,13 +30,14 @@ NAMES = ["Ann", "Bo"]
 
 
 @cache
-def said_ids() -> list[tuple[str | None, str]]:
-    """(context, id) of every message the code says."""
+def said_ids() -> list[tuple[str | None, str | tuple[str, str]]]:
+    """(context, id) of every message the code says (a counted one's: singular, plural)."""
     found = extract_from_dir(str(ROOT / "companion"), [("**.py", "python")], {}, keywords={
-        "say": None, "say_in": ((1, "c"), 2), "RuleError": None, "impossible": None})
+        "say": None, "say_in": ((1, "c"), 2), "say_n": (1, 2), "RuleError": None,
+        "impossible": None})
     return sorted({(context, message) for _f, _l, message, _c, context in found
-                   if isinstance(message, str) and message.strip()},
-                  key=lambda item: (item[0] or "", item[1]))
+                   if (message if isinstance(message, str) else message[0]).strip()},
+                  key=lambda item: (item[0] or "", str(item[1])))
 
 
 @cache
@@ -45,13 +46,15 @@ def english_pieces(lang: str) -> dict[str, str]:
     with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
         catalog = read_po(handle, locale=lang)
     pieces = {}
-    for context, shape in said_ids():
-        message = catalog.get(shape, context=context)
+    for context, shapes in said_ids():
+        shapes = (shapes,) if isinstance(shapes, str) else shapes     # a counted one: both
+        message = catalog.get(shapes[0], context=context)
         translation = (message.string if message is not None else "") or ""
-        for piece in PLACEHOLDER.split(shape.replace("%%", "%")):
+        translation = " ".join(translation) if isinstance(translation, tuple) else translation
+        for piece in (p for shape in shapes for p in PLACEHOLDER.split(shape.replace("%%", "%"))):
             piece = piece.strip(" .,;:()'\"\u2026")
             if len(WORD.findall(piece)) >= 3 and piece not in translation:
-                pieces.setdefault(piece, shape)
+                pieces.setdefault(piece, shapes[0])
     return pieces
 
 

@@ -18,6 +18,7 @@ from companion.games.messages import (
     join_names,
     render,
     say,
+    say_n,
     series,
     to_data,
 )
@@ -139,3 +140,65 @@ def test_any_message_survives_keeping(a, b):
 
 def test_english_list_is_the_default_listing():
     assert english_list(["a", "b", "c"]) == "a, b and c" and english_list([]) == ""
+
+
+# --------------------------------------------------------------------------- counted messages
+RECRUITS = ("%(player)s has %(count)s recruit.", "%(player)s has %(count)s recruits.")
+FORMS = {"de": ("%(player)s hat einen Rekruten.", "%(player)s hat %(count)s Rekruten."),
+         "fr": ("%(player)s a %(count)s recrue.", "%(player)s a %(count)s recrues.")}
+
+
+def translations(lang: str):
+    """A catalogue of ``lang`` holding the counted message, compiled as ``make translations``
+    compiles one: its plural rule is Babel's for the language (CLDR) in the .mo's header."""
+    import io
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
+    catalog = Catalog(locale=lang)
+    catalog.add(RECRUITS, FORMS[lang])
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled)
+
+
+@pytest.mark.parametrize("count, english", [
+    (0, "Ann has 0 recruits."), (1, "Ann has 1 recruit."), (2, "Ann has 2 recruits.")])
+def test_a_counted_message_in_english(count, english):
+    said = say_n(*RECRUITS, count=count, player="Ann")
+    assert said == english and said.id == RECRUITS[0] and said.plural == RECRUITS[1]
+    assert said.params == {"count": count, "player": "Ann"} and render(said) == english
+    assert repr(said) == f"say_n({RECRUITS[0]!r}, {RECRUITS[1]!r}, count={count}, player='Ann')"
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("de", ["Ann hat 0 Rekruten.", "Ann hat einen Rekruten.", "Ann hat 2 Rekruten."]),
+    ("fr", ["Ann a 0 recrue.", "Ann a 1 recrue.", "Ann a 2 recrues."]),   # 0 is singular
+])
+def test_a_counted_message_in_the_readers_language(lang, expected):
+    words = translations(lang)
+    said = [say_n(*RECRUITS, count=n, player=say("Ann")) for n in (0, 1, 2)]
+    assert [render(s, shape=words.ugettext, counted=words.ungettext) for s in said] == expected
+    # inside another message, and with a lost placeholder: the English shape for the count
+    nested = say("%(what)s", what=said[1])
+    assert render(nested, shape=words.ugettext, counted=words.ungettext) == expected[1]
+    assert render(said[2], counted=lambda *_: "%(nobody)s") == "Ann has 2 recruits."
+
+
+def test_a_counted_message_is_kept_with_both_shapes_and_read_back():
+    state = {"notices": [say_n(*RECRUITS, count=n, player="Ann") for n in (1, 2)],
+             "old": {"$message": RECRUITS[0], "params": {"count": 1, "player": "Bo"}}}
+    kept = json.loads(json.dumps(to_data(state)))
+    assert kept["notices"][1] == {"$message": RECRUITS[0], "plural": RECRUITS[1],
+                                  "params": {"count": 2, "player": "Ann"}}
+    back = from_data(kept)
+    assert back["notices"] == ["Ann has 1 recruit.", "Ann has 2 recruits."]
+    assert all(m.plural == RECRUITS[1] and m.id == RECRUITS[0] for m in back["notices"])
+    assert back["old"] == "Bo has 1 recruit." and back["old"].plural is None   # kept before
+    again = pickle.loads(pickle.dumps(back["notices"][1]))
+    assert again.plural == RECRUITS[1] and again == "Ann has 2 recruits."
+    for data in ({"$message": "x", "plural": 3}, {"$message": "x", "plural": "y", "n": 1}):
+        assert from_data(data) == data and not isinstance(from_data(data), Message)

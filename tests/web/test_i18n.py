@@ -139,7 +139,7 @@ def test_every_string_wrapped_in_the_code_is_in_both_catalogues():
     with open(ROOT / "babel.cfg") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None, "say": None,
-                "say_in": ((1, "c"), 2), "RuleError": None, "impossible": None}
+                "say_in": ((1, "c"), 2), "say_n": (1, 2), "RuleError": None, "impossible": None}
     wanted = set()
     for _file, _line, message, _comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=keywords):
