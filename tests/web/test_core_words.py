@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.games.messages import Message
+from companion.games.messages import Message, say_n
 from companion.web.words import core
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,13 +28,16 @@ def said_shapes() -> list[tuple[str | None, str]]:
     from babel.messages.extract import extract_from_dir
     found = extract_from_dir(str(ROOT / "companion"), [("**.py", "python")], {},
                              keywords={"say": None, "say_in": ((1, "c"), 2),
+                                       "say_n": (1, 2),
                                        "RuleError": None, "impossible": None})
     return sorted({(context, message) for _f, _l, message, _c, context in found
-                   if isinstance(message, str) and PLACEHOLDER.search(message)},
-                  key=lambda item: (item[0] or "", item[1]))
+                   if PLACEHOLDER.search(message if isinstance(message, str) else message[0])},
+                  key=lambda item: (item[0] or "", str(item[1])))
 
 
-SHAPES = said_shapes()
+ALL_SHAPES = said_shapes()
+SHAPES = [(context, shape) for context, shape in ALL_SHAPES if isinstance(shape, str)]
+COUNTED = [shape for _context, shape in ALL_SHAPES if isinstance(shape, tuple)]
 
 
 def test_the_shapes_are_in_the_catalogue():
@@ -57,6 +60,30 @@ def test_every_shape_is_said_from_its_translation(app, lang):
             expected = translated.get(shape, context=context).string % params
             if core(message) != expected:
                 wrong.append((shape, core(message), expected))
+    assert not wrong, "\n".join(map(repr, wrong))
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_every_counted_shape_is_said_in_the_languages_form_for_its_count(app, lang):
+    """A counted message (say_n) of each shape, for 0, 1, 2 and 5, is the catalogue's form
+    that the language's plural rule picks for the count (French: 0 and 1 take the first
+    form; German: only 1), filled with the same values; both forms are translated."""
+    from gettext import c2py
+
+    translated = catalogue(f"{lang}/LC_MESSAGES/messages.po")
+    form = c2py(translated.plural_expr)
+    assert COUNTED and [form(n) for n in (0, 1, 2)] == ([0, 0, 1] if lang == "fr" else [1, 0, 1])
+    wrong = []
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        for singular, plural in COUNTED:
+            forms = translated.get(singular).string
+            assert all(forms), (lang, singular)
+            for n in (0, 1, 2, 5):
+                params = {name: f"north {name}" for name in PLACEHOLDER.findall(plural)}
+                message = say_n(singular, plural, **{**params, "count": n})
+                expected = forms[form(n)] % {**params, "count": str(n)}
+                if core(message) != expected:
+                    wrong.append((singular, n, core(message), expected))
     assert not wrong, "\n".join(map(repr, wrong))
 
 
@@ -181,8 +208,8 @@ WORD = re.compile(r"[A-Za-z]{3,}")
 # words spelt as in English
 SAME = {"Svend", "Thyra", "Frode", "Randi", "Eikja", "Eikjas", "Berserker"}
 SAME_IN = {"de": SAME | {"Gold"},
-           "fr": SAME | {"Village", "place", "bracelets", "score", "draft", "table", "phase",
-                         "Raid", "face", "app", "actions", "bonus", "raids", "section",
+           "fr": SAME | {"Village", "place", "bracelet", "bracelets", "score", "draft", "table",
+                         "phase", "Raid", "face", "app", "actions", "bonus", "raids", "section",
                          "Reavers", "Archer", "Solo", "solo", "Art", "final",
                          "phone"}}   # ("téléphone" read as ASCII words: "t", "l", "phone")
 

@@ -19,7 +19,7 @@ import random
 from ..bodies import On, box_data
 from ..errors import say
 from ..inputs import Option, SheetField
-from ..messages import Message
+from ..messages import Message, say_n
 from ..protocol import Game
 from ..ranking import Tiebreak, score_response
 from .setup import (
@@ -164,11 +164,12 @@ class KnarrGame(Game):
 def score_player(name: str, sheet: dict) -> dict:
     tokens = sheet["recruits"] + sheet["bracelets"]
     return {"name": name, "categories": {"score": sheet["vp"]},
-            "explanations": {"score": say("%(vp)s VP on the score track; %(recruits_count)s "
-                                          "recruits and %(bracelets_count)s silver bracelets "
-                                          "for ties.", vp=sheet["vp"],
-                                          recruits_count=sheet["recruits"],
-                                          bracelets_count=sheet["bracelets"])},
+            "explanations": {"score": say(
+                "%(vp)s VP on the score track; %(recruits)s and %(bracelets)s for ties.",
+                vp=sheet["vp"],
+                recruits=say_n("%(count)s recruit", "%(count)s recruits", sheet["recruits"]),
+                bracelets=say_n("%(count)s silver bracelet", "%(count)s silver bracelets",
+                                sheet["bracelets"]))},
             "crew_tokens": tokens}
 
 

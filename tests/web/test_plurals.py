@@ -1,0 +1,56 @@
+"""Counted sentences (companion.games.messages.say_n) on the pages: the singular and the plural
+each language's rule picks for the number (German: 1 alone is singular; French: 0 and 1),
+never "1 recruits" or "0 recrues"; the API keeps the English, said the English way."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+
+def new_play(client, game, players, **data):
+    play = client.post("/api/v1/plays", json={"game": game, "players": players, **data})
+    assert play.status_code == 201, play.get_json()
+    return play.get_json()
+
+
+def send(client, play, kind, **data):
+    answer = client.post(f"/api/v1/plays/{play['id']}/events",
+                         json={"type": kind, "data": data, "device": "phone-a"},
+                         headers={"Authorization": f"Bearer {play['edit_token']}"})
+    assert answer.status_code in (200, 201), answer.get_json()
+    return answer.get_json()
+
+
+def page_text(client, play, lang: str) -> str:
+    page = client.get(f"/plays/{play['id']}/{play['edit_token']}",
+                      headers={"Accept-Language": lang})
+    assert page.status_code == 200
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.get_data(as_text=True))).split())
+
+
+KNARR = {
+    "en": ["20 VP on the score track; 1 recruit and 0 silver bracelets for ties.",
+           "20 VP on the score track; 2 recruits and 1 silver bracelet for ties."],
+    "de": ["20 SP auf der Punkteleiste; 1 Rekrut und 0 Silberarmreifen für Gleichstände.",
+           "20 SP auf der Punkteleiste; 2 Rekruten und 1 Silberarmreif für Gleichstände."],
+    "fr": ["20 PV sur la piste de score ; 1 recrue et 0 bracelet d’argent pour les égalités.",
+           "20 PV sur la piste de score ; 2 recrues et 1 bracelet d’argent pour les égalités."],
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "en"])
+def test_knarr_recruits_and_bracelets_on_the_score_page(client, lang):
+    """Knarr's score row says each player's recruits and bracelets (its tie-break): one
+    recruit, no bracelet; two recruits, one bracelet."""
+    play = new_play(client, "knarr", ["Ann", "Bo"])
+    send(client, play, "sheet", player="Ann", fields={"vp": 20, "recruits": 1, "bracelets": 0})
+    send(client, play, "sheet", player="Bo", fields={"vp": 20, "recruits": 2, "bracelets": 1})
+    text = page_text(client, play, lang)
+    assert all(sentence in text for sentence in KNARR[lang]), text
+    api = client.get(f"/api/v1/plays/{play['id']}",
+                     headers={"Authorization": f"Bearer {play['view_token']}",
+                              "Accept-Language": lang})
+    said = [p["explanations"]["score"] for p in api.get_json()["state"]["score"]["players"]]
+    assert said == KNARR["en"]
