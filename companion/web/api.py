@@ -230,7 +230,7 @@ def scoresheet(play_id):
 def join_svg(play_id):
     row = authorised(play_id, "view")
     token = bearer_token(request.headers)
-    link = share_link(row.id, token_role(row, token), token, want_edit=False)
+    link = share_link(row, token_role(row, token), token, want_edit=False)
     return Response(qr_svg(link), mimetype="image/svg+xml")
 
 

@@ -5,8 +5,10 @@ import os
 
 from flask import current_app, request, url_for
 
+from ..games.errors import RuleError
+from ..games.messages import say
 from ..netinfo import base_url
-from ..tokens import view_token_for
+from ..tokens import token_seat, view_token_for
 
 
 def site_root() -> str:
@@ -33,9 +35,14 @@ def role_links(play_id: str, role: str, token: str) -> dict:
     return play_links(play_id, {"view": view, "edit": token if role == "edit" else None})
 
 
-def share_link(play_id: str, role: str, token: str, want_edit: bool) -> str:
-    """The link a QR code shows: the edit link only when asked for by an editor."""
-    links = role_links(play_id, role, token)
+def share_link(row, role: str, token: str, want_edit: bool) -> str:
+    """The link a QR code shows: the edit link only when asked for by an editor. A seat's
+    token shares nothing (no view link derives from it; the host's phone shows the table's
+    code): a 403, never a code of a link that opens nothing."""
+    if token_seat(row, token) is not None:
+        raise RuleError(say("A seat's link has no link to share: the host's phone shows the "
+                            "table's code."), None, "forbidden", 403)
+    links = role_links(row.id, role, token)
     return links["edit"] if want_edit and role == "edit" else links["view"]
 
 

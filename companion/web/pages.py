@@ -247,7 +247,7 @@ def save_box_values(play_id, token):
 def join_svg(play_id, token):
     """The QR code of the view link (or, for an edit token with ?edit=1, the edit link)."""
     row, role = open_play(play_id, token)
-    link = share_link(row.id, role, token, request.args.get("edit") == "1")
+    link = share_link(row, role, token, request.args.get("edit") == "1")
     return Response(qr_svg(link), mimetype="image/svg+xml",
                     headers={"Cache-Control": "private, max-age=300"})
 

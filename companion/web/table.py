@@ -41,7 +41,7 @@ def join(play_id, token):
         # a seat's link shares nothing: its seat is its own, and no view link derives from it
         return redirect(url_for("pages.play", play_id=row.id, token=token))
     want_edit = request.args.get("edit") == "1" and role == "edit"
-    link = share_link(row.id, role, token, want_edit)
+    link = share_link(row, role, token, want_edit)
     # beside the table's code, one per seat ("Ben") on the host's phone (issue 24)
     seats = [{"name": p["name"], "colour": p["colour"], "url": seat_link(row.id, t),
               "qr": url_for("table.seat_svg", play_id=row.id, token=token, seat=i)}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import re
+from html import unescape
 
 from companion.qr import qr_svg
 
@@ -124,3 +125,22 @@ def test_a_seat_link_shares_nothing(client):
     reply = client.get(f"/plays/{play['id']}/{bo}/join")
     assert reply.status_code == 302 and reply.headers["Location"].endswith(
         f"/plays/{play['id']}/{bo}")
+
+
+def test_a_seat_link_has_no_code_to_share(client):
+    """A seat token derives no view link: its QR code (page and API) is a 403 naming who shares
+    the table, never a code of a link that opens nothing; the host's and a view link's code is
+    the view link, which opens the play."""
+    play = start(client)
+    seat = play["seat"]["Bo"]
+    page_reply = client.get(f"/plays/{play['id']}/{seat}/join.svg")
+    assert page_reply.status_code == 403
+    assert "host's phone" in unescape(page_reply.get_data(as_text=True))
+    api_reply = client.get(f"/api/v1/plays/{play['id']}/join.svg",
+                           headers={"Authorization": f"Bearer {seat}"})
+    assert api_reply.status_code == 403
+    assert api_reply.get_json()["error"]["code"] == "forbidden"
+    for token in (play["edit_token"], play["view_token"]):
+        svg = client.get(f"/plays/{play['id']}/{token}/join.svg")
+        assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert client.get(f"/plays/{play['id']}/{play['view_token']}").status_code == 200
