@@ -35,10 +35,35 @@ def row_label(category: str) -> str:
     return category_name(category)
 
 
+def row_notes(score: dict) -> list[tuple[str, list[tuple[list[str], str]]]]:
+    """How each scoring row was counted, said once under the table instead of in every cell:
+    for each row with explanations, the distinct sentences in the reader's language, each with
+    the players it is about (an empty list: it is every player's). A sentence repeated in
+    every cell of a row ("No wall tokens.") is printed once; in a narrow cell each explanation
+    wrapped over 2-4 lines, and the line boxes were most of a sheet's render cost (issue 22)."""
+    from .words import core
+
+    players = score.get("players") or []
+    notes = []
+    for category in players[0]["categories"] if players else ():
+        said: dict[str, list[str]] = {}
+        for player in players:
+            why = (player.get("explanations") or {}).get(category)
+            if why:
+                said.setdefault(str(core(why)), []).append(player["name"])
+        if said:
+            everyone = len(said) == 1 and len(next(iter(said.values()))) == len(players) > 1
+            notes.append((category, [([] if everyone else names, text)
+                                     for text, names in said.items()]))
+    return notes
+
+
 def scoresheet_html(row: PlayRow, state: dict, paper: str | None = None) -> str:
     game = get_game(row.game)
+    score = score_of(state)
     return render_template("pdf/scoresheet.html", row=row, state=state, game=game,
-                           score=score_of(state), printed=dt.date.today().isoformat(),
+                           score=score, notes=row_notes(score),
+                           printed=dt.date.today().isoformat(),
                            clock=service().clock_of(state),
                            paper=paper or _requested_paper(), row_label=row_label)
 
