@@ -58,11 +58,20 @@ def row_notes(score: dict) -> list[tuple[str, list[tuple[list[str], str]]]]:
     return notes
 
 
+def to_enter_groups(score: dict) -> list[tuple[list[str], list[str]]]:
+    """The end-game rows still to enter, each list said once with the players it is about
+    (at the end of a play every player often has the same rows left: one line, not five)."""
+    groups: dict[tuple, list[str]] = {}
+    for entry in score.get("to_enter") or ():
+        groups.setdefault(tuple(entry["rows"]), []).append(entry["player"])
+    return [(names, list(rows)) for rows, names in groups.items()]
+
+
 def scoresheet_html(row: PlayRow, state: dict, paper: str | None = None) -> str:
     game = get_game(row.game)
     score = score_of(state)
     return render_template("pdf/scoresheet.html", row=row, state=state, game=game,
-                           score=score, notes=row_notes(score),
+                           score=score, notes=row_notes(score), to_enter=to_enter_groups(score),
                            printed=dt.date.today().isoformat(),
                            clock=service().clock_of(state),
                            paper=paper or _requested_paper(), row_label=row_label)

@@ -92,8 +92,9 @@ def test_without_an_offset_the_date_stays_utc(app, client):
 
 
 def test_the_score_sheet_and_the_final_screen_show_each_players_time(app, client):
-    """The PDF's two rows of times (each player's total with their turns, and their longest
-    turn) and the final screen's list, to the second (a turn is often under a minute)."""
+    """The PDF's sentence of times under the table (each player's total, turns and longest
+    turn, in the score's order) and the final screen's list, to the second (a turn is often
+    under a minute)."""
     from pypdf import PdfReader
 
     play, auth, order = play_three_turns(app, client)
@@ -109,9 +110,9 @@ def test_the_score_sheet_and_the_final_screen_show_each_players_time(app, client
     times = {order[0]: ("1 min 15 s", "2 turns", "1 min 00 s"),
              order[1]: ("1 min 30 s", "1 turn", "1 min 30 s"),
              order[2]: ("30 s", "1 turn", "30 s")}
-    row = " ".join(f"{times[n][0]} {times[n][1]}" for n in names)
-    assert f"Time per player {row}" in " ".join(text.split())
-    assert "Longest turn " + " ".join(times[n][2] for n in names) in " ".join(text.split())
+    said = " · ".join(f"{n}: {times[n][0]}, {times[n][1]}, longest turn {times[n][2]}"
+                      for n in names)
+    assert f"Time per player {said}" in " ".join(text.split())
     page = client.get(view).get_data(as_text=True)
     assert f"{order[0]}: 1 min 15 s, longest turn 1 min 00 s" in page
     assert f"{order[2]}: 30 s, longest turn 30 s" in page

@@ -4,7 +4,8 @@ as it takes (at most five), a play ended with a sheet for everyone, in English, 
 French, read back from the PDF itself (pdftotext):
 
 - every row's value for every player, in the players' order, on the row's own line, and the
-  totals, the ranks, each player's time and longest turn;
+  totals and ranks; each player's time, turns and longest turn (a sentence under the table);
+- the rows still to enter, each list once with the names of the players it is about;
 - the winner (or the leader) and the tie-break sentence;
 - each player's explanation of each row: printed, and said once: a sentence that several
   players share is printed once, with their names (or once for everyone), never in a cell.
@@ -23,7 +24,7 @@ from companion.pdf import Renderer
 from companion.plays import score_of
 from companion.web import service
 from companion.web.i18n import and_list, rank_words, turn_time
-from companion.web.sheets import row_label, row_notes, scoresheet_html
+from companion.web.sheets import row_label, row_notes, scoresheet_html, to_enter_groups
 from companion.web.words import core
 
 NAMES = ("Alexandra", "Bartholomew", "Christina", "Dagfinnur", "Eleonora")
@@ -107,15 +108,23 @@ def test_a_printed_sheet_carries_every_value_and_says_each_explanation_once(
             notes = row_notes(score)
             players = score["players"]
             labels = {cat: str(row_label(cat)) for cat in players[0]["categories"]}
+            sheet_label = {f.name: f.label for f in GAMES[game_id].sheet_fields}
             said = {cat: {str(core(p["explanations"][cat])) for p in players
                           if (p.get("explanations") or {}).get(cat)}
                     for cat in labels}
             clocks = [clock["players"][p["name"]] for p in players]
             words = {gettext("Total"): [p["total"] for p in players],
                      gettext("Rank"): [rank_words(p["rank"]) + (" ★" if p["rank"] == 1 else "")
-                                       for p in players],
-                     gettext("Time per player"): [turn_time(c["elapsed_s"]) for c in clocks],
-                     gettext("Longest turn"): [turn_time(c["longest_s"]) for c in clocks]}
+                                       for p in players]}
+            times = [gettext("%(name)s: %(time)s, %(turns)s, longest turn %(longest)s",
+                             name=p["name"], time=turn_time(c["elapsed_s"]),
+                             turns=ngettext("%(num)s turn", "%(num)s turns", c["turns"]),
+                             longest=turn_time(c["longest_s"]))
+                     for p, c in zip(players, clocks, strict=True)]
+            to_enter = to_enter_groups(score)
+            still = [gettext("%(names)s: %(why)s", names=and_list(names), why=", ".join(
+                str(row_label(r)) if r in labels else str(core(sheet_label[r])) for r in rows))
+                for names, rows in to_enter]
             decided = score["game_over"] and not score.get("provisional")
             names = and_list(score["winners"])
             result = (ngettext("Winner: %(names)s", "Winners: %(names)s",
@@ -129,8 +138,16 @@ def test_a_printed_sheet_carries_every_value_and_says_each_explanation_once(
         for cat, label in labels.items():      # every row's value, in the players' order
             values = [p["categories"][cat] for p in players]
             assert row_line(layout, label, values), (where, label, values, layout)
-        for label, values in words.items():    # totals, ranks, each player's clock
+        for label, values in words.items():    # totals and ranks
             assert row_line(layout, label, values), (where, label, values, layout)
+        for time in times:                      # each player's clock, in a sentence
+            assert flat(time) in text, (where, time)
+        # the rows still to enter: every player's, each list once with the players it is about
+        assert sorted(n for names, _ in to_enter for n in names) == sorted(
+            e["player"] for e in score.get("to_enter") or ()), where
+        assert len({tuple(rows) for _, rows in to_enter}) == len(to_enter), where
+        for sentence in still:
+            assert flat(sentence) in text, (where, sentence)
         assert score["winners"] and flat(result) in text, (where, result)
         if tiebreak:
             assert flat(tiebreak) in text, (where, tiebreak)
