@@ -39,56 +39,36 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     # of a union's branches, the one the value went deepest into (a seat object's colour,
     # not "not a name")
     fault = max(err.errors(include_url=False), key=lambda e: len(e["loc"]))
+    kind, ctx = fault["type"], fault.get("ctx") or {}
     path, key_fault = _path(value, fault["loc"])
-    choices = _choices(schema, value, path)
-    if fault["type"].startswith("union_tag"):
-        path.append(fault["ctx"]["discriminator"].strip("'"))
-    at = (fault.get("ctx") or {}).get("at") if fault["type"] == "rule" else None
-    if isinstance(at, int):
-        path.append(at)                      # an index of the list at fault
-    elif at:
-        path += at.split(".")
-    field = _join(where, path)
-    row = _label(schema, value, path) or (str(path[-1]) if path else say("The request"))
-    if fault["type"] == "extra_forbidden" or key_fault:
-        return RuleError(say("Unknown field '%(key)s'.", key=path[-1]), field, "unknown_field")
-    if fault["type"] == "rule":
-        said = fault["ctx"]["said"]                # the message bodies.refuse carried
-        return RuleError(said, field)
-    ctx = fault.get("ctx") or {}
-    family = next((k for k in MESSAGES if fault["type"].startswith(k)), "")
-    if fault["type"].startswith("string") and not family:
+    if kind == "extra_forbidden" or key_fault:
+        return RuleError(say("Unknown field '%(key)s'.", key=path[-1]), join_field(where, path),
+                         "unknown_field")
+    if kind == "rule":              # the message bodies.refuse carried, at the key it names
+        at = ctx["at"]
+        path += [at] if isinstance(at, int) else at.split(".") if at else []
+        return RuleError(ctx["said"], join_field(where, path))
+    faulty = len(path)              # a union's tag: the choices are the union's
+    if kind.startswith("union_tag"):
+        path.append(ctx["discriminator"].strip("'"))
+    nodes, defs = _walk(schema, value, path), schema.get("$defs", {})
+    choices = _choices(nodes[min(faulty, len(nodes) - 1)], defs)
+    row = _label(nodes[1:], defs) or (str(path[-1]) if path else say("The request"))
+    family = next((k for k in MESSAGES if kind.startswith(k)), "")
+    if kind.startswith("string") and not family:
         family = "string"
     shape = MESSAGES.get(family, say("%(row)s is not valid here."))
     if "%(choices)s" in shape.id and not choices:
         shape = say("%(row)s is not valid here.")
     code = "unknown_event" if family == "union_tag_invalid" and path[-1:] == ["type"] \
         else "missing_value" if family == "missing" else "invalid_input"
-    count = ctx.get("max_length") or ctx.get("min_length") or _keyword(
-        schema, value, path, "maximum" if family == "nonzero" else "maxLength")
+    bound = "maximum" if family == "nonzero" else "maxLength"
+    declared = [p[bound] for p in _parts(nodes[-1]) if bound in p] if len(nodes) > 1 else []
+    count = ctx.get("max_length") or ctx.get("min_length") or next(iter(declared), None)
     params = {"row": row, "low": ctx.get("ge"), "high": ctx.get("le"), "count": count,
               "tag": ctx.get("tag"), "choices": ", ".join(f"'{c}'" for c in choices)}
     return RuleError(Message(shape.id, {k: v for k, v in params.items()
-                                        if f"%({k})s" in shape.id}), field, code)
-
-
-def _choices(schema: dict, value: Any, path: list) -> list:
-    """The values the schema allows at ``path`` (an enum, constants, a discriminated union's
-    tags), from the declaration itself (pydantic's own "'a', 'b' or 'c'" is English)."""
-    defs = schema.get("$defs", {})
-    nodes = _walk(schema, value, path) if path else []
-    node = _deref(nodes[-1] if nodes else schema, defs)
-    tag = node.get("discriminator", {}).get("propertyName")
-    if tag:
-        return [_deref(b, defs).get("properties", {}).get(tag, {}).get("const")
-                for b in node.get("oneOf", ())]
-    out: list = []
-    for part in (node, *node.get("anyOf", ())):
-        part = _deref(part, defs)
-        out += [c for c in part.get("enum", ()) if c not in (None, "")]
-        if "const" in part:
-            out.append(part["const"])
-    return out
+                                        if f"%({k})s" in shape.id}), join_field(where, path), code)
 
 
 def _path(value: Any, loc: tuple) -> tuple[list, bool]:
@@ -110,21 +90,23 @@ def _path(value: Any, loc: tuple) -> tuple[list, bool]:
     return path, False
 
 
-def _join(where: str, path: list) -> str | None:
+def join_field(where: str, path: list) -> str | None:
+    """A field as the API names it: "players[1].sheet.outposts" (an empty key as [""])."""
     out = where
     for step in path:
         if step == "":
-            out += '[""]'                    # an empty key, still named
+            out += '[""]'
         else:
             out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
     return out or None
 
 
 def _walk(schema: dict, value: Any, path: list) -> list[dict]:
-    """The schema nodes along ``path`` (references followed, the branch that fits chosen)."""
-    defs, nodes, node = schema.get("$defs", {}), [], schema
+    """The schema's nodes along ``path``, the schema itself first (references followed, the
+    branch that fits the value chosen); shorter where the schema says no more."""
+    defs, nodes = schema.get("$defs", {}), [schema]
     for step in path:
-        node = _pick(_deref(node, defs), value, defs)
+        node = _pick(_deref(nodes[-1], defs), value, defs)
         nxt = None
         if isinstance(step, int):
             nxt = node.get("items")
@@ -133,11 +115,10 @@ def _walk(schema: dict, value: Any, path: list) -> list[dict]:
         elif isinstance(node.get("additionalProperties"), dict):
             nxt = node["additionalProperties"]
         if nxt is None:
-            return nodes
+            break
         value = value.get(step) if isinstance(value, dict) else value[step] if isinstance(
             value, list) and isinstance(step, int) and step < len(value) else None
-        node = nxt
-        nodes.append(node)
+        nodes.append(nxt)
     return nodes
 
 
@@ -147,38 +128,46 @@ def _deref(node: dict, defs: dict) -> dict:
     return node
 
 
+def _parts(node: dict) -> tuple:
+    """A node and the branches of its anyOf (a value or null, a list or counts)."""
+    return (node, *node.get("anyOf", ()))
+
+
 def _pick(node: dict, value: Any, defs: dict) -> dict:
-    """The branch of an anyOf/oneOf that ``value`` belongs to (by its constants)."""
+    """The branch of an anyOf/oneOf that ``value`` belongs to (by its constants, else by its
+    JSON type)."""
     branches = [_deref(b, defs) for b in node.get("anyOf", node.get("oneOf", ()))]
     for branch in branches:
-        props = branch.get("properties", {})
-        consts = {k: p["const"] for k, p in props.items() if "const" in p}
+        consts = {k: p["const"] for k, p in branch.get("properties", {}).items() if "const" in p}
         if isinstance(value, dict) and consts and all(value.get(k) == c
                                                       for k, c in consts.items()):
             return branch
-    fitting = [b for b in branches if b.get("type") == _json_type(value)]
-    return fitting[0] if fitting else node
-
-
-def _json_type(value: Any) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean"}.get(
+    kind = {dict: "object", list: "array", str: "string", bool: "boolean"}.get(
         type(value), "integer")
+    return next((b for b in branches if b.get("type") == kind), node)
 
 
-def _label(schema: dict, value: Any, path: list) -> str | None:
-    defs = schema.get("$defs", {})
-    for node in reversed(_walk(schema, value, path)):
-        for part in (node, *node.get("anyOf", ())):
-            if isinstance(part, dict) and part.get("title"):
-                return part["title"]
-        if _deref(node, defs) is not node:
-            break
-    return None
+def _choices(node: dict, defs: dict) -> list:
+    """The values ``node`` allows (an enum, constants, a discriminated union's tags), from the
+    declaration itself: pydantic's own "'a', 'b' or 'c'" is English."""
+    node = _deref(node, defs)
+    tag = node.get("discriminator", {}).get("propertyName")
+    if tag:
+        return [_deref(b, defs).get("properties", {}).get(tag, {}).get("const")
+                for b in node.get("oneOf", ())]
+    out: list = []
+    for part in _parts(node):
+        part = _deref(part, defs)
+        out += [c for c in part.get("enum", ()) if c not in (None, "")]
+        if "const" in part:
+            out.append(part["const"])
+    return out
 
 
-def _keyword(schema: dict, value: Any, path: list, keyword: str) -> Any:
-    nodes = _walk(schema, value, path)
-    for part in (nodes[-1], *nodes[-1].get("anyOf", ())) if nodes else ():
-        if isinstance(part, dict) and keyword in part:
-            return part[keyword]
+def _label(nodes: list[dict], defs: dict) -> str | None:
+    """The row's label: the nearest title along the path, within the model it is in."""
+    for node in reversed(nodes):
+        title = next((p["title"] for p in _parts(node) if p.get("title")), None)
+        if title or _deref(node, defs) is not node:
+            return title
     return None

@@ -4,28 +4,15 @@ as "\\udaa9" parses, but no page showing it could ever be encoded). A 400 naming
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..games.errors import RuleError
 from ..games.messages import say
+from ..games.refusals import join_field
 
 MAX_DEPTH = 32
-
-
-def _child(path: str, key) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
-
-
-def _bad_text(text: str) -> bool:
-    if "\x00" in text:
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+BAD_TEXT = re.compile("[\x00\ud800-\udfff]")     # NUL, or a surrogate on its own
 
 
 def check_json(value: Any) -> Any:
@@ -35,19 +22,18 @@ def check_json(value: Any) -> Any:
         item, path, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise too_deep(path or None)
-        if isinstance(item, str):
-            if _bad_text(item):
-                raise RuleError("Text must be valid Unicode without NUL characters.",
-                                path or None, "invalid_text")
-        elif isinstance(item, dict):
+        if isinstance(item, str) and BAD_TEXT.search(item):
+            raise RuleError("Text must be valid Unicode without NUL characters.",
+                            path or None, "invalid_text")
+        if isinstance(item, dict):
             for key, child in item.items():
-                where = _child(path, key)
-                if _bad_text(key):
+                where = join_field(path, [key])
+                if BAD_TEXT.search(key):
                     raise RuleError("A key must be valid Unicode without NUL characters.",
                                     where.encode("utf-8", "replace").decode(), "invalid_text")
                 stack.append((child, where, depth + 1))
         elif isinstance(item, list):
-            stack.extend((child, _child(path, i), depth + 1) for i, child in enumerate(item))
+            stack.extend((child, join_field(path, [i]), depth + 1) for i, child in enumerate(item))
     return value
 
 
