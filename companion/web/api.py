@@ -105,23 +105,27 @@ def state_json(row: PlayRow, state: dict) -> dict:
 
 @bp.get("/games")
 def games():
+    """The games and their options"""
     return jsonify({"games": [g.describe() for g in GAMES.values()]})
 
 
 @bp.post("/games/<game_id>/setup")
 def setup(game_id):
+    """A seeded setup"""
     game = get_game(game_id)
     return jsonify(run_setup(game.id, json_body(), service().catalogue(game.id)))
 
 
 @bp.post("/games/<game_id>/score")
 def score(game_id):
+    """Final scores"""
     game = get_game(game_id)
     return jsonify(run_score(game.id, json_body(), service().catalogue(game.id)))
 
 
 @bp.post("/games/shipwrights/heroes")
 def shipwrights_heroes():
+    """Who holds each Hero"""
     from ..games.shipwrights import adjudicate_heroes
 
     return jsonify(adjudicate_heroes(json_body()))
@@ -129,6 +133,7 @@ def shipwrights_heroes():
 
 @bp.post("/plays")
 def create_play():
+    """Start a play"""
     row, tokens, state = service().create(json_body())
     links = play_links(row.id, {"edit": tokens["edit"], "view": tokens["view"]})
     body = {"id": row.id, "edit_token": tokens["edit"], "view_token": tokens["view"],
@@ -147,6 +152,7 @@ def seats_json(play_id: str, state: dict, tokens: list[str]) -> list[dict]:
 
 @bp.get("/plays/<play_id:play_id>")
 def get_play(play_id):
+    """A play's state"""
     row = authorised(play_id, "view")
     state = service().state(row)
     body = {"state": state_json(row, state)}
@@ -158,6 +164,7 @@ def get_play(play_id):
 
 @bp.post("/plays/<play_id>/events")
 def post_event(play_id):
+    """Record an event"""
     check = edit_check(play_id)
     key = idempotency_key()
     return change_response(service().change(play_id, json_body(), key=key,
@@ -166,7 +173,7 @@ def post_event(play_id):
 
 @bp.delete("/plays/<play_id:play_id>")
 def delete_play(play_id):
-    """With the play's edit token, or the owner key for any play: gone, events and all."""
+    """Delete the play and all its events (edit token, or the owner key for any play)"""
     from .privacy import holds_owner_key
 
     if holds_owner_key(request):
@@ -180,11 +187,13 @@ def delete_play(play_id):
 
 @bp.post("/plays/<play_id>/undo")
 def undo(play_id):
+    """Undo the last event (or, with device, that device's last change)"""
     return _move(play_id, -1)
 
 
 @bp.post("/plays/<play_id>/redo")
 def redo(play_id):
+    """Redo an undone event (or, with device, that device's last undo)"""
     return _move(play_id, +1)
 
 
@@ -220,6 +229,7 @@ def change_response(done: Done) -> Response:
 
 @bp.get("/plays/<play_id>/scoresheet.pdf")
 def scoresheet(play_id):
+    """The score sheet as PDF"""
     row = authorised(play_id, "view")
     pdf = scoresheet_pdf(row, service().state(row))
     return Response(pdf, mimetype="application/pdf",
@@ -228,6 +238,7 @@ def scoresheet(play_id):
 
 @bp.get("/plays/<play_id>/join.svg")
 def join_svg(play_id):
+    """A QR code of the play's view link"""
     row = authorised(play_id, "view")
     token = bearer_token(request.headers)
     link = share_link(row, token_role(row, token), token, want_edit=False)
@@ -236,6 +247,7 @@ def join_svg(play_id):
 
 @bp.get("/catalogue/<game_id>")
 def get_catalogue(game_id):
+    """The box data (empty until saved)"""
     game = get_game(game_id)
     return jsonify({"game": game.id, "catalogue": service().catalogue(game.id),
                     "help": game.catalogue_help})
@@ -243,6 +255,9 @@ def get_catalogue(game_id):
 
 @bp.put("/catalogue/<game_id>")
 def put_catalogue(game_id):
+    """Replace the box data (owner key as the bearer token; the previous version is kept).
+    The body is the box data, or an object holding it as "catalogue" (what GET answers). A
+    body of this shape may still break a rule across its entries, a 422:"""
     game = get_game(game_id)
     require_owner(request)
     body = json_body()
@@ -258,6 +273,7 @@ def version_json(version: dict) -> dict:
 
 @bp.get("/catalogue/<game_id>/versions")
 def catalogue_versions(game_id):
+    """The kept versions of the box data, newest first"""
     game = get_game(game_id)
     return jsonify({"game": game.id,
                     "versions": [version_json(v) for v in service().catalogue_versions(game.id)]})
@@ -265,6 +281,7 @@ def catalogue_versions(game_id):
 
 @bp.post("/catalogue/<game_id>/versions/<int:version_id>/restore")
 def restore_catalogue(game_id, version_id):
+    """Make a kept version the box data again (owner key; kept as a new version)"""
     game = get_game(game_id)
     require_owner(request)
     clean = service().restore_catalogue(game.id, version_id)
@@ -273,6 +290,7 @@ def restore_catalogue(game_id, version_id):
 
 @bp.post("/catalogue/<game_id>/undo")
 def undo_catalogue(game_id):
+    """Undo the latest save or import of the box data (owner key)"""
     game = get_game(game_id)
     require_owner(request)
     clean = service().undo_catalogue_save(game.id)
@@ -281,4 +299,5 @@ def undo_catalogue(game_id):
 
 @bp.get("/openapi.json")
 def openapi():
+    """This document"""
     return jsonify(openapi_document(current_app))

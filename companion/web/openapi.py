@@ -39,35 +39,10 @@ def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def op(summary: str, ok: dict | None = None, errors=(), body=None, key=False,
-       status: str = "200", kind: str = "application/json", optional=False) -> dict:
-    """One operation: its success answer (``ok``, a schema of ``kind``), its error codes; a
-    route that may answer 401 takes the bearer token; ``key``: an Idempotency-Key. Its path's
-    parameters are filled in by ``paths``, from the path itself."""
-    answer = {"description": "success"}
-    if ok is not None:
-        answer["content"] = {kind: {"schema": ok}}
-    if ok == ref("StateResponse"):
-        answer["headers"] = {"Idempotent-Replayed": {
-            "description": "true when this is the stored answer to a repeated Idempotency-Key",
-            "schema": {"enum": ["true"]}}}
-    # every route has a per-client limit (companion/web/limits.py): a 429 with Retry-After
-    out = {"summary": summary, "responses": {status: answer, **{str(c): {
-        "description": "error", "content": {"application/json": {"schema": ref("Error")}}}
-        for c in dict.fromkeys((*errors, 429))}}}
-    if body is not None:
-        out["requestBody"] = {"required": not optional,
-                              "content": {"application/json": {"schema": body}}}
-    if key:
-        out["parameters"] = [KEY]
-    if 401 in errors:
-        out["security"] = [{"bearer": []}]
-    return out
-
-
 PARAMS = {"play_id": {"type": "string", "maxLength": 64}, "game_id": {"enum": GAME_IDS},
           "version_id": {"type": "integer"}}
-CHANGE = (400, 401, 403, 409, 415, 422, 429)
+BODY, TOKEN = (400, 413, 415, 422), (401, 403)    # a route that reads a body, takes a token
+CHANGE = (*BODY, *TOKEN, 409)                     # a change to a play
 SETUP_WORDS = (
     ". A seeded setup. Seafarers: option layout 'book' (Four Islands, Oceans and Through the "
     "Wasteland as the owner entered the book's diagram; until then the positions with terrain "
@@ -76,89 +51,104 @@ SETUP_WORDS = (
     "every hex has a short label; pirate and robber with pirate_note and robber_note")
 
 
-def paths() -> dict:
-    out = {
-        "/api/v1/games": {"get": op("The games and their options", {
-            "type": "object", "required": ["games"]})},
-        "/api/v1/games/shipwrights/heroes": {"post": op(
-            "Who holds each Hero", OBJECT, (400, 415, 422), ref("HeroesRequest"))},
-        "/api/v1/plays": {"post": op("Start a play", OBJECT, (400, 404, 413, 415, 422, 429),
-                                     ref("PlayRequest"), status="201")},
-        "/api/v1/plays/{play_id}": {
-            "get": op("A play's state", ref("StateResponse"), (401, 403)),
-            "delete": op("Delete the play and all its events (edit token, or the owner key "
-                         "for any play)", None, (401, 403, 404, 429), status="204")},
-        "/api/v1/plays/{play_id}/events": {"post": op(
-            "Record an event", ref("StateResponse"), (*CHANGE, 413), {
-                "anyOf": [ref(f"Event{g.capitalize()}") for g in GAMES],
-                "description": "An event for the play's game: the Event schema of that game "
-                               "(EventKnarr, EventExplorers, ...). Event describes all in "
-                               "words."}, key=True)},
-        "/api/v1/plays/{play_id}/undo": {"post": op(
-            "Undo the last event (or, with device, that device's last change)",
-            ref("StateResponse"), CHANGE, ref("UndoRequest"), key=True, optional=True)},
-        "/api/v1/plays/{play_id}/redo": {"post": op(
-            "Redo an undone event (or, with device, that device's last undo)",
-            ref("StateResponse"), CHANGE, ref("RedoRequest"), key=True, optional=True)},
-        "/api/v1/plays/{play_id}/scoresheet.pdf": {"get": op(
-            "The score sheet as PDF", TEXT, (401, 403, 429, 503), kind="application/pdf")},
-        "/api/v1/plays/{play_id}/join.svg": {"get": op(
-            "A QR code of the play's view link", TEXT, (401, 403), kind="image/svg+xml")},
-        "/api/v1/plays/{play_id}/live": {"get": op(
-            "Server-sent events: 'event: version' with the play's version at once and at "
-            "every change (from any worker or server), a ': heartbeat' comment every 15 s; "
-            "the server ends the stream after 10 minutes (reconnect, as EventSource does)",
-            SSE, (401, 403, 404, 503), kind="text/event-stream")},
-        "/api/v1/plays/{play_id}/export": {"get": op(
-            "The play as JSON: players, options, seed, box data, every event, the result",
-            OBJECT, (401, 403))},
-        "/api/v1/plays/import": {"post": op(
-            "A new play (new tokens) from an export, its events replayed through every check "
-            "(sheet checks added after the play was recorded excepted) and stored in one "
-            "transaction. The body may be up to 8 MiB (every other body: 256 KiB), an export "
-            "of up to 25,000 events", OBJECT,
-            (400, 404, 413, 415, 422, 429, 503), ref("ImportRequest"), status="201")},
-        "/api/v1/catalogue/{game_id}/versions": {"get": op(
-            "The kept versions of the box data, newest first", ref("CatalogueVersions"), (404,))},
-        "/api/v1/catalogue/{game_id}/versions/{version_id}/restore": {"post": op(
-            "Make a kept version the box data again (owner key; kept as a new version)",
-            OBJECT, (401, 403, 404))},
-        "/api/v1/catalogue/{game_id}/undo": {"post": op(
-            "Undo the latest save or import of the box data (owner key)", OBJECT,
-            (401, 403, 404, 409))},
-        "/api/v1/openapi.json": {"get": op("This document", OBJECT)},
-    }
-    for game_id, game in GAMES.items():
-        # one path per game where the body is the game's own: a schema cannot depend on a
-        # path parameter (the URLs are the contract's, unchanged)
-        key = game_id.capitalize()
-        out[f"/api/v1/games/{game_id}/setup"] = {"post": op(
-            f"{game.name}: a seeded setup" + (SETUP_WORDS if game_id == "seafarers" else ""),
-            OBJECT, (400, 413, 415, 422), ref(f"SetupRequest{key}"))}
-        out[f"/api/v1/games/{game_id}/score"] = {"post": op(
-            f"{game.name}: final scores", ref("ScoreResponse"), (400, 413, 415, 422),
-            ref(f"ScoreRequest{key}"))}
-        saved = {"type": "object", "required": ["game", "catalogue"], "properties": {
-            "game": {"const": game_id}, "catalogue": ref(f"Catalogue{key}")}}
-        read = {**saved, "required": [*saved["required"], "help"],
-                "properties": {**saved["properties"], "help": TEXT}}
-        out[f"/api/v1/catalogue/{game_id}"] = {   # GET here too: a templated GET beside it
-            "get": op(f"The {game.name} box data (empty until saved)", read),  # would list PUT
-            "put": op(f"Replace the {game.name} box data (owner key as the bearer token; the "
-                      "previous version is kept). The body is the box data, or an object "
-                      "holding it as \"catalogue\" (what GET answers). A body of this shape "
-                      "may still break a rule across its entries, a 422: "
-                      f"{game.catalogue_type.__doc__}", saved, (400, 401, 403, 413, 415, 422),
-                      {"anyOf": [ref(f"Catalogue{key}"), {
-                          "type": "object", "required": ["catalogue"],
-                          "properties": {"catalogue": ref(f"Catalogue{key}")},
-                          "additionalProperties": ref("JsonValue")}]})}
-    for path, operations in out.items():      # a path's parameters, from the path itself
-        named = [{"name": name, "in": "path", "required": True, "schema": PARAMS[name]}
-                 for name in re.findall(r"{(\w+)}", path)]
-        for operation in operations.values():
-            if named or "parameters" in operation:
-                operation["parameters"] = named + operation.get("parameters", [])
+def box(game) -> dict:
+    return ref(f"Catalogue{game.id.capitalize()}")
+
+
+def catalogue(game, read: bool = False) -> dict:
+    """The box data of ``game`` as PUT answers it (``read``: as GET does, with its help)."""
+    said = {"game": {"const": game.id}, "catalogue": box(game)}
+    if read:
+        said["help"] = TEXT
+    return {"type": "object", "required": list(said), "properties": said}
+
+
+# Each /api/v1 route by its endpoint: (its success answer: a component by name, a JSON schema,
+# or a media type and schema; its error codes besides 429 (every route has a per-client
+# limit: companion/web/limits.py); its body; words added to its summary), or a function of
+# the game where the body or the answer is the game's own: one path a game (a schema cannot
+# depend on a path parameter). Its summary is the view's own docstring.
+ROUTES = {
+    "api.games": ({"type": "object", "required": ["games"]}, ()),
+    "api.setup": lambda g: (OBJECT, BODY, f"SetupRequest{g.id.capitalize()}",
+                            SETUP_WORDS if g.id == "seafarers" else ""),
+    "api.score": lambda g: ("ScoreResponse", BODY, f"ScoreRequest{g.id.capitalize()}"),
+    "api.get_catalogue": lambda g: (catalogue(g, read=True), ()),
+    "api.put_catalogue": lambda g: (catalogue(g), (*BODY, *TOKEN), {"anyOf": [box(g), {
+        "type": "object", "required": ["catalogue"], "properties": {"catalogue": box(g)},
+        "additionalProperties": ref("JsonValue")}]}, " " + g.catalogue_type.__doc__),
+    "api.shipwrights_heroes": (OBJECT, BODY, "HeroesRequest"),
+    "api.create_play": (OBJECT, (*BODY, 404), "PlayRequest"),
+    "api.get_play": ("StateResponse", TOKEN),
+    "api.delete_play": (None, (*TOKEN, 404)),
+    "api.post_event": ("StateResponse", CHANGE, {
+        "anyOf": [ref(f"Event{g.capitalize()}") for g in GAMES],
+        "description": "An event for the play's game: the Event schema of that game "
+                       "(EventKnarr, EventExplorers, ...). Event describes all in words."}),
+    "api.undo": ("StateResponse", CHANGE, "UndoRequest"),
+    "api.redo": ("StateResponse", CHANGE, "RedoRequest"),
+    "api.scoresheet": (("application/pdf", TEXT), (*TOKEN, 503)),
+    "api.join_svg": (("image/svg+xml", TEXT), TOKEN),
+    "stream.api_live": (("text/event-stream", SSE), (*TOKEN, 404, 503)),
+    "table.api_export": (OBJECT, TOKEN),
+    "table.api_import": (OBJECT, (*BODY, 404, 503), "ImportRequest"),
+    "api.catalogue_versions": ("CatalogueVersions", (404,)),
+    "api.restore_catalogue": (OBJECT, (*TOKEN, 404)),
+    "api.undo_catalogue": (OBJECT, (*TOKEN, 404, 409)),
+    "api.openapi": (OBJECT, ()),
+}
+CREATED = ("api.create_play", "table.api_import")         # 201; no answer at all: 204
+OPTIONAL = ("api.undo", "api.redo")                       # a body that may be left out
+
+
+def op(endpoint: str, method: str, path: str, summary: str, ok, errors, body=None,
+       words: str = "") -> dict:
+    """One operation: its answers, its body; a change that answers the play's state takes an
+    Idempotency-Key (and says when its answer is a replay), a route that may answer 401 the
+    bearer token; its parameters come from the path itself."""
+    kind, ok = ok if isinstance(ok, tuple) else ("application/json", ok)
+    answer = {"description": "success"}
+    if ok is not None:
+        answer["content"] = {kind: {"schema": ref(ok) if isinstance(ok, str) else ok}}
+    if ok == "StateResponse":
+        answer["headers"] = {"Idempotent-Replayed": {
+            "description": "true when this is the stored answer to a repeated Idempotency-Key",
+            "schema": {"enum": ["true"]}}}
+    status = "204" if ok is None else "201" if endpoint in CREATED else "200"
+    out = {"summary": summary + words, "responses": {status: answer, **{str(c): {
+        "description": "error", "content": {"application/json": {"schema": ref("Error")}}}
+        for c in dict.fromkeys((*errors, 429))}}}
+    if body is not None:
+        out["requestBody"] = {"required": endpoint not in OPTIONAL, "content": {
+            "application/json": {"schema": ref(body) if isinstance(body, str) else body}}}
+    parameters = [{"name": name, "in": "path", "required": True, "schema": PARAMS[name]}
+                  for name in re.findall(r"{(\w+)}", path)]
+    if ok == "StateResponse" and method == "post":
+        parameters.append(KEY)
+    if parameters:
+        out["parameters"] = parameters
+    if 401 in errors:
+        out["security"] = [{"bearer": []}]
+    return out
+
+
+def paths(app) -> dict:
+    """Every /api/v1 route of ``app``, as ROUTES says."""
+    out: dict = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/"):
+            continue
+        route, summary = ROUTES[rule.endpoint], app.view_functions[rule.endpoint].__doc__
+        summary = " ".join(summary.split())
+        for method in sorted(m.lower() for m in rule.methods - {"HEAD", "OPTIONS"}):
+            for game in GAMES.values() if callable(route) else [None]:
+                path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+                if game is None:
+                    said, spec = summary, route
+                else:
+                    path = path.replace("{game_id}", game.id)
+                    said, spec = f"{game.name}: {summary[:1].lower()}{summary[1:]}", route(game)
+                out.setdefault(path, {})[method] = op(rule.endpoint, method, path, said, *spec)
     return out
 
 
@@ -294,7 +284,7 @@ def openapi_document(app=None) -> dict:
         "info": {"title": "North Sea Companion API", "version": "1",
                  "description": "Setup, scoring and plays for five seafaring board games. "
                                 + TEXT_WORDS},
-        "paths": paths(),
+        "paths": paths(app),
         "components": {"schemas": {**declared_bodies(), "Event": event_words(), **answers()},
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}}}
     requests = [p.get("schema") for ops in document["paths"].values() for o in ops.values()

@@ -43,6 +43,9 @@ def page_live(play_id, token):
 
 @bp.get("/api/v1/plays/<play_id>/live")
 def api_live(play_id):
+    """Server-sent events: 'event: version' with the play's version at once and at every
+    change (from any worker or server), a ': heartbeat' comment every 15 s; the server ends
+    the stream after 10 minutes (reconnect, as EventSource does)"""
     token = bearer_token(request.headers)
     if token is None:
         raise RuleError("Send the play's token as 'Authorization: Bearer <token>'.", None,

@@ -143,6 +143,7 @@ def export(play_id, token, kind):
 
 @bp.get("/api/v1/plays/<play_id>/export")
 def api_export(play_id):
+    """The play as JSON: players, options, seed, box data, every event, the result"""
     from .api import authorised
 
     return _export_doc(authorised(play_id, "view"))
@@ -172,6 +173,9 @@ def import_page():
 
 @bp.post("/api/v1/plays/import")
 def api_import():
+    """A new play (new tokens) from an export, its events replayed through every check (sheet
+    checks added after the play was recorded excepted) and stored in one transaction. The body
+    may be up to 8 MiB (every other body: 256 KiB), an export of up to 25,000 events"""
     from .api import json_body, seats_json, state_json
 
     row, tokens = import_play(json_body())
