@@ -1,9 +1,6 @@
 """The API's request bodies besides an event (companion.plays.event_body): a setup, a score
-and a new play of each game, undo and redo, each declared once from the games' own Option and
-SheetField declarations. The declaration validates the request (a 400 naming the field) and is
-its schema in the OpenAPI document; what is left to the code is the rules across fields and
-players (a name twice, a wrong player count: 422).
-"""
+and a new play of each game, undo and redo, each declared once (companion.games.bodies) from
+the games' own Option and SheetField declarations."""
 from __future__ import annotations
 
 from functools import cache
@@ -11,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, create_model, model_validator
 
-from .bodies import NOT_BLANK_TEXT, Body, Device, Int64, model_of, refuse, row_type, whole
+from .bodies import Body, Device, Int64, model_of, refuse, row_type, text, whole
 from .errors import say
 from .inputs import MAX_NAME, Option
 
@@ -20,11 +17,9 @@ if TYPE_CHECKING:
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "black", "white", "orange")
 MAX_SEED = 200
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK_TEXT,
-                            title=say("A player's name"))]
+Name = text(MAX_NAME, say("A player's name"), min_length=1)
 Names = Annotated[list[Name], Field(json_schema_extra={"uniqueItems": True})]
-SeedValue = Int64 | Annotated[
-    str, Field(min_length=1, max_length=MAX_SEED, pattern=NOT_BLANK_TEXT)]
+SeedValue = Int64 | text(MAX_SEED, min_length=1)
 Seed = Annotated[SeedValue | None, Field(
     description="The same seed gives the same setup on any machine; absent or null: a fresh "
                 "one (the answer says which). Text of digits is that number.")]

@@ -17,14 +17,14 @@ TEXT_WORDS = ("Every string and key of a request is text without NUL (every stri
               "validator reads alike can say so): either is a 400 invalid_text.")
 KEY = {"name": KEY_HEADER, "in": "header", "required": False, "schema": {
     "type": "string", "minLength": 1, "maxLength": MAX_KEY, "pattern": "^[ -~]+$"},
-    "description": "One key per change (e.g. a UUID made when the person tapped), 1 to 100 "
-    "printable ASCII characters. A repeat with the same key on the same play within 24 hours "
-    "records nothing and answers the first answer's status and body (the state right after "
-    "the first request, not today's) with the header Idempotent-Replayed: true. A request "
-    "that failed recorded nothing, so its repeat is tried afresh. The key is stored in the "
-    "transaction of the change, so two identical requests at once record once. The same key "
-    "sent with another request (another body, or undo instead of an event) is a 422 "
-    "idempotency_key_reused and records nothing. A malformed key is a 400 naming the header."}
+    "description": "One key per change (e.g. a UUID made when the person tapped). A repeat "
+    "with the same key on the same play within 24 hours records nothing and answers the first "
+    "answer's status and body (the state right after the first request, not today's) with the "
+    "header Idempotent-Replayed: true. A request that failed recorded nothing, so its repeat is "
+    "tried afresh. The key is stored in the transaction of the change, so two identical "
+    "requests at once record once. The same key sent with another request (another body, or "
+    "undo instead of an event) is a 422 idempotency_key_reused and records nothing. A "
+    "malformed key is a 400 naming the header."}
 SSE = {"type": "object", "required": ["event", "data"],
        "description": "One server-sent event: the play's version as text",
        "properties": {"event": {"enum": ["version"]},
@@ -127,6 +127,8 @@ def op(endpoint: str, method: str, path: str, summary: str, ok, errors, body=Non
         parameters.append(KEY)
     if parameters:
         out["parameters"] = parameters
+    for schema in (body, *(p["schema"] for p in parameters)):    # they are requests
+        text_rule(schema)
     if 401 in errors:
         out["security"] = [{"bearer": []}]
     return out
@@ -217,21 +219,16 @@ def event_words() -> dict:
     """Every event in words (the body is the Event<Game> of the play's game)."""
     from ..plays import COMMON_EVENTS
 
-    kinds = dict.fromkeys(COMMON_EVENTS)
-    for game in GAMES.values():
-        kinds.update(dict.fromkeys(game.event_types))
+    kinds = dict.fromkeys([*COMMON_EVENTS, *(t for g in GAMES.values() for t in g.event_types)])
     own = "; ".join(f"{g.name}: {', '.join(g.event_types) or 'none'}" for g in GAMES.values())
     device = {**schema_of(Device), "type": ["string", "null"], "description": (
-        "The device (phone or client) making the change: 1 to 64 printable ASCII characters "
-        "without spaces. Recorded with the event; undo with a device takes back that device's "
-        "last change.")}
+        "The device (phone or client) making the change, recorded with the event; undo with a "
+        "device takes back that device's last change.")}
     return {"type": "object", "required": ["type"], "additionalProperties": False,
             "description": "Every event in words: the body is the Event schema of the play's "
                            "game (EventKnarr, ...).", "properties": {
         "type": {"type": "string", "enum": list(kinds), "description": (
-            "Every game: sheet, advance, finish, box_value, and the game clock's pause (stop "
-            f"counting play time) and resume (count on); each game adds its own. Each game's "
-            f"own: {own}.")},
+            f"Every game: {', '.join(COMMON_EVENTS)}; each game's own: {own}.")},
         "data": {"type": ["object", "null"], "description": (
             'e.g. {"player", "fields": {...}} to set sheet fields, {"player", "add": '
             '{field: n}} to add n to a number field ({field: {key: n}} for a counts or '
@@ -287,15 +284,9 @@ def openapi_document(app=None) -> dict:
         "paths": paths(app),
         "components": {"schemas": {**declared_bodies(), "Event": event_words(), **answers()},
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}}}
-    requests = [p.get("schema") for ops in document["paths"].values() for o in ops.values()
-                for p in o.get("parameters", ())]
-    requests += [o["requestBody"]["content"]["application/json"]["schema"]
-                 for ops in document["paths"].values() for o in ops.values()
-                 if "requestBody" in o]
-    requests += [s for name, s in document["components"]["schemas"].items()
-                 if name not in ANSWERS]
-    for schema in requests:
-        text_rule(schema)
+    for name, schema in document["components"]["schemas"].items():
+        if name not in ANSWERS:     # (a path's parameters and bodies: op)
+            text_rule(schema)
     return document
 
 
