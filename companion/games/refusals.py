@@ -47,7 +47,8 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     if kind == "rule":              # the message bodies.refuse carried, at the key it names
         at = ctx["at"]
         path += [at] if isinstance(at, int) else at.split(".") if at else []
-        return RuleError(ctx["said"], join_field(where, path))
+        said = ctx["said"]
+        return RuleError(said, join_field(where, path))
     faulty = len(path)              # a union's tag: the choices are the union's
     if kind.startswith("union_tag"):
         path.append(ctx["discriminator"].strip("'"))
