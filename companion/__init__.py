@@ -100,8 +100,10 @@ def _wire(app: Flask) -> None:
     app.extensions["csrf_protect"].exempt(api.bp)
     errors.register(app)
     register_cli(app)
+    from .web.limit_gate import init_limit_gate
     from .web.limits import init_limits
     from .web.stream_caps import init_stream_caps
 
+    init_limit_gate(app)
     init_limits(app)
     init_stream_caps(app)

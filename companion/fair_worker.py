@@ -22,7 +22,6 @@ each refusal is. Three things together put it first (docs/benchmarks.md measures
 """
 from __future__ import annotations
 
-import os
 import resource
 
 import gevent
@@ -33,14 +32,6 @@ from gunicorn.workers.ggevent import GeventWorker
 
 ACCEPT_BATCH = 100
 SPARE_FILES = 256   # the database, logs, the PDF processes' pipes, the app's own files
-
-
-def crowd_size() -> int:
-    """One play's phones from one address: LIVE_STREAMS_PER_PLAY (the env or its default)."""
-    from .web.stream_caps import DEFAULTS
-
-    key = "LIVE_STREAMS_PER_PLAY"
-    return int(os.environ.get(key) or DEFAULTS[key])
 
 
 class BatchAcceptingServer(StreamServer):
@@ -63,6 +54,8 @@ def open_files_for(connections: int) -> None:
 
 class FairGeventWorker(GeventWorker):
     def init_process(self):
+        from .web.stream_caps import crowd_size
+
         self.crowd = crowd_size()
         self.open_by_address: dict[str, int] = {}
         self.lanes: dict[str, Semaphore] = {}

@@ -30,7 +30,12 @@ def format_size(size: int) -> str:
 
 
 def wants_json() -> bool:
-    return request.path.startswith("/api/")
+    return api_path(request.path)
+
+
+def api_path(path: str) -> bool:
+    """The API answers in JSON (English); every other address is a page."""
+    return path.startswith("/api/")
 
 
 def error_response(status: int, code: str, message: str, field: str | None = None,
@@ -109,7 +114,10 @@ def register(app: Flask) -> None:
         if isinstance(err, Refusal):
             code, sentence, wait = err.error_code, err.sentence, str(err.retry_after)
         else:
-            code, sentence, wait = "rate_limited", RATE_LIMITED, "60"
+            # Flask-Limiter sets Retry-After to its window's reset, or this if later: the
+            # same as companion/web/limit_gate.py answers a repeat (a fixed 60 here made every
+            # refusal say a minute, however soon the allowance came back)
+            code, sentence, wait = "rate_limited", RATE_LIMITED, "1"
         if wants_json():
             with force_locale("en"):
                 message = str(sentence)

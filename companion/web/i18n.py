@@ -29,13 +29,16 @@ COOKIE_AGE = 365 * 24 * 3600
 bp = Blueprint("i18n", __name__)
 
 def pick_locale() -> str:
-    """The cookie's language when someone chose one, else the best of Accept-Language."""
-    if not has_request_context():
-        return "en"
-    chosen = request.cookies.get(COOKIE)
+    return locale_of(request) if has_request_context() else "en"
+
+
+def locale_of(req) -> str:
+    """The cookie's language when someone chose one, else the best of Accept-Language (of a
+    Flask request, or of a werkzeug one made in front of the app: companion/web/limit_gate.py)."""
+    chosen = req.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return req.accept_languages.best_match(LANGUAGES) or "en"
 
 
 def html_lang() -> str:

@@ -10,10 +10,13 @@
   processes beside each server process (companion/pdf_pool.py), HEAVY_SLOTS of them; imports,
   which are made in the request, HEAVY_SLOTS at once per process. A request that finds no free
   one within HEAVY_WAIT seconds is told to try again (503), so the tables' taps go on.
-Every refusal is a plain sentence (JSON for the API) with a Retry-After header.
+Every refusal is a plain sentence (JSON for the API) with a Retry-After header. A client that
+asks again before its Retry-After is answered in front of the app, and held under gevent
+(companion/web/limit_gate.py).
 """
 from __future__ import annotations
 
+import json
 import os
 import threading
 from functools import wraps
@@ -32,13 +35,14 @@ DEFAULTS = {
     "HEAVY_WAIT": 0.5,                        # seconds a document waits for a free one
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
+    "REFUSAL_HOLD": 1.0,   # seconds a repeat refusal is held under gevent (limit_gate.py)
 }
 
 # settings a club can change in the environment (e.g. behind a reverse proxy, where every phone
 # arrives from the proxy's one address)
 FROM_ENVIRONMENT = ("RATELIMIT_PLAYS", "RATELIMIT_EVENTS", "RATELIMIT_HEAVY",
                     "RATELIMIT_COMPUTE", "RATELIMIT_READS", "HEAVY_SLOTS", "HEAVY_WAIT",
-                    "RATELIMIT_STORAGE_URI")
+                    "RATELIMIT_STORAGE_URI", "REFUSAL_HOLD")
 
 PLAY_CREATION = ("api.create_play", "pages.new_play", "table.import_page", "table.api_import")
 PLAY_CHANGES = ("api.post_event", "api.undo", "api.redo", "pages.post_event", "pages.move",
@@ -85,6 +89,36 @@ class TooMany(Refusal, TooManyRequests):
     """A refusal of this client for holding too much at once: 429."""
 
 
+def client_address(environ) -> str:
+    """The address every limit counts by (Flask-Limiter's key, the live streams' caps, the
+    gate in front of the app): the connection's, as gunicorn gives it. Behind a reverse proxy
+    that is the proxy's, for every phone (docs/deployment.md)."""
+    return environ.get("REMOTE_ADDR") or "127.0.0.1"
+
+
+def answer_refusal(refusal: Refusal, api: bool, start_response, close: bool = True,
+                   headers=()):
+    """A refusal answered in front of the app (WSGI), without Flask: the API's JSON error
+    (as companion/web/errors.py writes it), else the sentence as plain text, with Retry-After.
+    ``close``: the server closes the connection after it. gunicorn keeps a connection open
+    for the next request (keep-alive) and ignores an app's own ``Connection: close``; its
+    ``start_response`` belongs to its response object, whose ``force_close`` does it."""
+    if api:
+        body = json.dumps({"error": {"code": refusal.error_code, "message": refusal.sentence}},
+                          separators=(",", ":")).encode() + b"\n"
+        kind = "application/json"
+    else:
+        body, kind = (refusal.sentence + "\n").encode(), "text/plain; charset=utf-8"
+    force = getattr(getattr(start_response, "__self__", None), "force_close", None)
+    if close and force is not None:
+        force()
+    start_response(f"{refusal.code} {refusal.name}",
+                   [("Content-Type", kind), ("Content-Length", str(len(body))),
+                    ("Retry-After", str(refusal.retry_after)), ("Cache-Control", "no-store"),
+                    *headers])
+    return [body]
+
+
 def _setting(name: str):
     def value() -> str:
         return current_app.config[name]
@@ -94,7 +128,6 @@ def _setting(name: str):
 def init_limits(app: Flask) -> None:
     """Call after every blueprint is registered: limits are attached to their endpoints."""
     from flask_limiter import Limiter
-    from flask_limiter.util import get_remote_address
 
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, os.environ.get(key, value) if key in FROM_ENVIRONMENT
@@ -111,7 +144,8 @@ def init_limits(app: Flask) -> None:
         before the changes' 1500, and each paid for two checks."""
         return (request.endpoint, request.method) in counted
 
-    limiter = Limiter(get_remote_address, app=app,
+    # (its on_breach, RATELIMIT_ON_BREACH_CALLBACK, is the gate's: companion/web/limit_gate.py)
+    limiter = Limiter(lambda: client_address(request.environ), app=app,
                       default_limits=[_setting("RATELIMIT_READS")],
                       default_limits_exempt_when=counted_by_its_own_limit)
     app.extensions["companion_limiter"] = limiter

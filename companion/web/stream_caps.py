@@ -20,7 +20,6 @@ polls every 2 s meanwhile. Counts are per server process, like the rate limits.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -29,13 +28,22 @@ from collections import Counter
 from flask import Flask
 from werkzeug.wsgi import ClosingIterator
 
-from .limits import Busy, TooMany
+from .limits import Busy, TooMany, answer_refusal, client_address
 
 DEFAULTS = {"LIVE_STREAMS_PER_PLAY": 12, "LIVE_STREAMS_PER_ADDRESS": 100}
 # a gevent worker's ceiling: what one process of a Raspberry Pi holds comfortably (its
 # connections, 4096, are sized for bursts of connections, not for streams held open)
 GEVENT_STREAMS = 750
 RETRY_AFTER = 30   # seconds: streams end when phones leave; the page polls meanwhile
+
+
+def crowd_size(config=None) -> int:
+    """One play's phones from one address: LIVE_STREAMS_PER_PLAY (the app's config, the
+    environment or its default). The fair worker serves an address with more connections
+    than this last (companion/fair_worker.py); the limit gate holds at most this many of an
+    address's refused requests (companion/web/limit_gate.py)."""
+    key = "LIVE_STREAMS_PER_PLAY"
+    return int((config or {}).get(key) or os.environ.get(key) or DEFAULTS[key])
 
 
 def worker_ceiling(config) -> int:
@@ -147,9 +155,9 @@ class StreamGate:
             return self.app(environ, start_response)
         play_id = found.group(1) or found.group(2)
         try:
-            ticket = self.caps.admit(environ.get("REMOTE_ADDR") or "", play_id)
+            ticket = self.caps.admit(client_address(environ), play_id)
         except (Busy, TooMany) as refusal:
-            return _refuse(refusal, found.group(1) is not None, start_response)
+            return answer_refusal(refusal, found.group(1) is not None, start_response)
         try:
             body = self.app(environ, start_response)
         except BaseException:
@@ -157,18 +165,3 @@ class StreamGate:
             raise
         return ClosingIterator(body, ticket.close)
 
-
-def _refuse(refusal, api: bool, start_response):
-    if api:
-        body = json.dumps({"error": {"code": refusal.error_code,
-                                     "message": refusal.sentence}}).encode()
-        kind = "application/json"
-    else:
-        body, kind = (refusal.sentence + "\n").encode(), "text/plain; charset=utf-8"
-    force = getattr(getattr(start_response, "__self__", None), "force_close", None)
-    if force is not None:
-        force()
-    start_response(f"{refusal.code} {refusal.name}",
-                   [("Content-Type", kind), ("Content-Length", str(len(body))),
-                    ("Retry-After", str(refusal.retry_after)), ("Cache-Control", "no-store")])
-    return [body]
