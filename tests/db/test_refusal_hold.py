@@ -19,7 +19,7 @@ import time
 from benchmarks.harness import Client, Server, create_table, record
 
 LOOPER = "127.0.0.2"
-HOLD, HELD = 8, 12      # REFUSAL_HOLD; one play's phones (LIVE_STREAMS_PER_PLAY)
+HOLD, HELD = 6, 12      # REFUSAL_HOLD; one play's phones (LIVE_STREAMS_PER_PLAY)
 SETUP = "/api/v1/games/knarr/setup"
 BODY = {"players": ["Ann", "Bo"], "seed": 1}
 
