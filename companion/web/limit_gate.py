@@ -131,7 +131,7 @@ class LimitGate:
         """The endpoint and method Flask will see (None for a URL the app does not route)."""
         try:
             endpoint, _ = self.app.url_map.bind_to_environ(environ).match()
-        except (HTTPException, RequestRedirect):
+        except (HTTPException, RequestRedirect, ValueError):   # the app answers those
             return None
         return endpoint, environ.get("REQUEST_METHOD")
 
