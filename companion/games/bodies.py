@@ -93,9 +93,8 @@ def one_given(model: BaseModel, *keys: str, message: Message) -> None:
 
 def delta(limit: int, title: str | None = None) -> Any:
     """A number to add (a tap's +1 or -1): a whole number other than 0."""
-    return Annotated[int, Field(ge=-limit, le=limit, title=title,
-                                json_schema_extra={"not": {"const": 0}}),
-                     BeforeValidator(_exact), AfterValidator(_nonzero)]
+    return Annotated[whole(-limit, limit, title, json_schema_extra={"not": {"const": 0}}),
+                     AfterValidator(_nonzero)]
 
 
 def _collapsed(value: str) -> str:

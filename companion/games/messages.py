@@ -102,18 +102,8 @@ def series(items: Sequence[Any], separator: str = "; ") -> Message:
     if not isinstance(said, Message):
         said = Message("%(item)s", {"item": said})
     for item in reversed(items[:-1]):
-        said = pair(separator, item, said)
+        said = Message(PAIRS[separator].id, {"head": item, "tail": said})
     return said
-
-
-def pair(separator: str, head: Any, tail: Any) -> Message:
-    if separator == "; ":
-        return say("%(head)s; %(tail)s", head=head, tail=tail)
-    if separator == ", ":
-        return say("%(head)s, %(tail)s", head=head, tail=tail)
-    if separator == " ":
-        return say("%(head)s %(tail)s", head=head, tail=tail)
-    raise ValueError(f"no message joins items with {separator!r}")
 
 
 # --------------------------------------------------------------------------- rendering
@@ -166,6 +156,11 @@ def _fill(id: str, params: Mapping[str, Any], shape=str, number=str, listing=eng
         return said % params
     except (KeyError, TypeError, ValueError):   # a translation that lost a placeholder
         return (ENGLISH(id, plural, n) if plural else id.rpartition(CONTEXT)[2]) % params
+
+
+# the joints of a series (made once _fill, which a message is made with, is defined)
+PAIRS = {"; ": say("%(head)s; %(tail)s"), ", ": say("%(head)s, %(tail)s"),
+         " ": say("%(head)s %(tail)s")}
 
 
 # --------------------------------------------------------------------------- keeping

@@ -7,7 +7,7 @@ import copy
 import re
 
 from ..games import GAMES
-from ..games.bodies import NOT_BLANK_TEXT, Device, schema_of, standalone
+from ..games.bodies import NOT_BLANK_TEXT, Device, schema_of
 from .changes import KEY_HEADER, MAX_KEY
 
 GAME_IDS = list(GAMES)
@@ -266,13 +266,6 @@ def declared_bodies() -> dict:
         schemas.update(schema.pop("$defs", {}))
         schemas[name] = schema
     return schemas
-
-
-def event_schema(game) -> dict:
-    """The events body of a play of ``game`` as one standalone JSON Schema (for tests)."""
-    from ..plays import event_body
-
-    return standalone(event_body(game.id))
 
 
 def openapi_document(app=None) -> dict:
