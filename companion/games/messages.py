@@ -95,6 +95,8 @@ def series(items: Sequence[Any], separator: str = "; ") -> Message:
     """Items one after another with ``separator`` (``"; "``, ``", "`` or ``" "``: sentences),
     each item said in turn: "Gold +3; Silver -1". The separators are messages of their own,
     so a language may space them its way (French "a ; b")."""
+    if separator not in PAIRS:
+        raise ValueError(f"no message joins items with {separator!r}")
     items = list(items)
     if not items:
         return Message("")
@@ -118,11 +120,9 @@ def english_list(items: Sequence[str]) -> str:
 
 def render(value: Any, shape: Callable[[str], str] = str, number: Callable[[Any], str] = str,
            listing: Callable[[list[str]], str] = english_list, counted=ENGLISH) -> str:
-    """``value`` in words: ``shape(id)`` is a message id in the reader's language (``counted``
-    a counted one's, as ngettext), ``number`` writes a number, ``listing`` joins a list. The
-    defaults say it in English. A plain ``str`` is a word of the core's that has no parameters
-    (a terrain, a captain's name) and is looked up as an id; None is nothing. Inside a
-    message, a plain ``str`` parameter is as typed."""
+    """``value`` in words (by default English): ``shape(id)`` is a message id in the reader's
+    language (``counted`` a counted one's, as ngettext), ``number`` writes a number, ``listing``
+    joins a list. A plain ``str`` is a word of the core's (a terrain): looked up as an id."""
     if value is None:
         return ""
     if isinstance(value, Message):

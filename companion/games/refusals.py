@@ -55,9 +55,7 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     nodes, defs = _walk(schema, value, path), schema.get("$defs", {})
     choices = _choices(nodes[min(faulty, len(nodes) - 1)], defs)
     row = _label(nodes[1:], defs) or (str(path[-1]) if path else say("The request"))
-    family = next((k for k in MESSAGES if kind.startswith(k)), "")
-    if kind.startswith("string") and not family:
-        family = "string"
+    family = next((k for k in MESSAGES if kind.startswith(k)), "")    # string_too_long: string
     shape = MESSAGES.get(family, say("%(row)s is not valid here."))
     if "%(choices)s" in shape.id and not choices:
         shape = say("%(row)s is not valid here.")

@@ -7,10 +7,9 @@ import copy
 import re
 
 from ..games import GAMES
-from ..games.bodies import NOT_BLANK_TEXT, Device, schema_of
+from ..games.bodies import NOT_BLANK_TEXT, REF, Device, schema_of
 from .changes import KEY_HEADER, MAX_KEY
 
-GAME_IDS = list(GAMES)
 TEXT_PATTERN = "^[^\\x00]*$"
 TEXT_WORDS = ("Every string and key of a request is text without NUL (every string schema says "
               "so) and without lone surrogate escapes such as \"\\udaa9\" (no pattern a "
@@ -36,10 +35,10 @@ ANSWERS = ("Error", "ScoreResponse", "State", "StateResponse", "CatalogueVersion
 
 
 def ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
+    return {"$ref": REF.format(model=name)}
 
 
-PARAMS = {"play_id": {"type": "string", "maxLength": 64}, "game_id": {"enum": GAME_IDS},
+PARAMS = {"play_id": {"type": "string", "maxLength": 64}, "game_id": {"enum": list(GAMES)},
           "version_id": {"type": "integer"}}
 BODY, TOKEN = (400, 413, 415, 422), (401, 403)    # a route that reads a body, takes a token
 CHANGE = (*BODY, *TOKEN, 409)                     # a change to a play
@@ -284,13 +283,11 @@ def openapi_document(app=None) -> dict:
 
 
 # ------------------------------------------------------------------ text the server takes
-# Every string and every key of a request is refused (400 invalid_text, companion.web.jsoncheck)
-# when it holds NUL or a lone surrogate escape ("\udaa9" parses, but no page could show it):
-# a rule of the whole API, so it is written into every request schema in one pass. NUL only:
-# a pattern naming surrogates is no regex to jsonschema_rs, the validator schemathesis
-# generates with (Rust strings hold no surrogate); TEXT_WORDS says that part in words. A
-# pattern of its own gets the rule beside it (allOf), unless it says it already (NOT_BLANK_TEXT,
-# or printable ASCII only: the device, the Idempotency-Key).
+# The server's text rule (companion.web.jsoncheck), as TEXT_WORDS says it, is written into
+# every request schema in one pass; NUL only, as jsonschema_rs (the validator schemathesis
+# generates with: Rust strings hold no surrogate) reads no pattern naming surrogates. A pattern
+# of its own gets the rule beside it (allOf), unless it says it already (NOT_BLANK_TEXT, or
+# printable ASCII only: the device, the Idempotency-Key).
 SAYS_IT = re.compile(r"\^\[[ !]-~\]\+\$|\^\[0-9\]\+\$")
 NESTED = ("items", "additionalProperties", "propertyNames", "not", "contains")
 

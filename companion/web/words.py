@@ -1,13 +1,6 @@
-"""The core's messages on a page, in the page's language.
-
-A message of the core (companion.games.messages) is its id and its parameters: the page looks
-the id up in its gettext catalogue (Flask-Babel) and fills it with its parameters said the
-same way in turn, numbers and lists written by Babel for the page's locale (format_decimal,
-format_list: "Ann, Bo und Cy", "Ann, Bo et Cy"). Names as typed stay as typed. A plain text is
-a word of the core with no parameters (a terrain, a captain's name): it is looked up as it is.
-An English page shows the message's own English, the same words the JSON API and the CLI
-answer with.
-"""
+"""The core's messages (companion.games.messages) on a page, in the page's language: its
+gettext catalogue (Flask-Babel) and Babel's numbers and lists for its locale ("Ann, Bo und Cy",
+"Ann, Bo et Cy"). An English page shows a message's own English, as the API and the CLI do."""
 from __future__ import annotations
 
 from typing import Any
