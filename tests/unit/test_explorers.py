@@ -285,7 +285,7 @@ def test_more_livestock_than_the_box_holds_is_refused():
     """The box: 6 pigs, 5 chickens, 5 goats, 4 sheep, 3 cattle, 3 horses (facts.md 2.1)."""
     err = rejected(lambda: score({"livestock": {"horse": 4}}),
                    "players[0].sheet.livestock.horse", 422)
-    assert err.code == "impossible_sheet" and "only 3 horse" in err.message
+    assert err.code == "impossible_sheet" and "only 3 horses," in err.message
     err = rejected(lambda: score({"livestock": {"pig": 4}}, {"livestock": {"pig": 3}}),
                    "players[1].sheet.livestock.pig", 422)
     assert err.fields == ["players[1].sheet.livestock.pig", "players[0].sheet.livestock.pig"]

@@ -208,9 +208,9 @@ WORD = re.compile(r"[A-Za-z]{3,}")
 # words spelt as in English
 SAME = {"Svend", "Thyra", "Frode", "Randi", "Eikja", "Eikjas", "Berserker"}
 SAME_IN = {"de": SAME | {"Gold"},
-           "fr": SAME | {"Village", "place", "bracelet", "bracelets", "score", "draft", "table",
-                         "phase", "Raid", "face", "app", "actions", "bonus", "raids", "section",
-                         "Reavers", "Archer", "Solo", "solo", "Art", "final",
+           "fr": SAME | {"Viking", "Village", "place", "bracelet", "bracelets", "score", "draft",
+                         "table", "phase", "Raid", "face", "app", "actions", "bonus", "raids",
+                         "section", "Reavers", "Archer", "Solo", "solo", "Art", "final",
                          "phone"}}   # ("téléphone" read as ASCII words: "t", "l", "phone")
 
 

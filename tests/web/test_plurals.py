@@ -54,3 +54,27 @@ def test_knarr_recruits_and_bracelets_on_the_score_page(client, lang):
                               "Accept-Language": lang})
     said = [p["explanations"]["score"] for p in api.get_json()["state"]["score"]["players"]]
     assert said == KNARR["en"]
+
+
+REAVERS = {
+    "en": ["1 artifact.", "0 artifacts.", "1 favor token at 2 glory each.",
+           "0 favor tokens at 2 glory each.", "2 prophecies."],
+    "de": ["1 Artefakt.", "0 Artefakte.", "1 Gunstmarker zu je 2 Ruhm.",
+           "0 Gunstmarker zu je 2 Ruhm.", "2 Prophezeiungen."],
+    "fr": ["1 artefact.", "0 artefact.", "1 jeton Faveur à 2 gloire chacun.",
+           "0 jeton Faveur à 2 gloire chacun.", "2 prophéties."],
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "en"])
+def test_reavers_final_glory_rows_on_the_score_page(client, lang):
+    """Reavers' final glory rows: Ann with one artifact, one favor token and two prophecies,
+    Bo with none (French says "0 artefact", singular; German "0 Artefakte")."""
+    play = new_play(client, "reavers", ["Ann", "Bo"])
+    send(client, play, "sheet", player="Ann",
+         fields={"artifacts": [3], "favor": 1, "prophecies": [2, 4]})
+    send(client, play, "sheet", player="Bo", fields={"glory": 5})
+    text = page_text(client, play, lang)
+    missing = [sentence for sentence in REAVERS[lang] if sentence not in text]
+    assert not missing, (missing, text)
+

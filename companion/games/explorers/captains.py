@@ -15,7 +15,7 @@ from pydantic import AfterValidator, Field
 from ..bodies import Body, text
 from ..errors import DUPLICATE, RuleError, say
 from ..inputs import MAX_NAME
-from ..messages import Message, series
+from ..messages import Message, say_n, series
 
 # TRANSLATORS: Explorers of the North Sea captains: no German or French card list was at
 # hand, so these names are our own translations.
@@ -113,14 +113,15 @@ def _archer(ctx: CaptainContext) -> tuple[int, str]:
     tiles = ctx.sheet["archer_tiles"]
     if not ctx.sheet["outposts"]:
         return 0, say("Archer: no outpost built, so there is no route to count = 0 VP.")
-    return tiles, say("Archer: %(count)s tiles from the Mainland to the farthest outpost = "
-                      "%(vp)s VP.", count=tiles, vp=tiles)
+    return tiles, say_n("Archer: %(count)s tile from the Mainland to the farthest outpost = "
+                        "%(vp)s VP.", "Archer: %(count)s tiles from the Mainland to the farthest "
+                        "outpost = %(vp)s VP.", tiles, vp=tiles)
 
 
 def _barbarian(ctx: CaptainContext) -> tuple[int, str]:
     ships = ctx.sheet["enemy_ships"]
-    return ships, say("Barbarian: %(count)s enemy ships destroyed = %(vp)s VP.", count=ships,
-                      vp=ships)
+    return ships, say_n("Barbarian: %(count)s enemy ship destroyed = %(vp)s VP.",
+                        "Barbarian: %(count)s enemy ships destroyed = %(vp)s VP.", ships, vp=ships)
 
 
 def _cartographer(ctx: CaptainContext) -> tuple[int, str]:
@@ -128,21 +129,25 @@ def _cartographer(ctx: CaptainContext) -> tuple[int, str]:
     if len(sizes) < 2:
         return 0, say("Cartographer: needs 2 controlled islands, has %(count)s = 0 VP.",
                       count=len(sizes))
-    return sizes[1], say("Cartographer: the second-largest controlled island (%(count)s tiles) "
-                         "scores again = %(vp)s VP.", count=sizes[1], vp=sizes[1])
+    return sizes[1], say_n("Cartographer: the second-largest controlled island (%(count)s tile) "
+                           "scores again = %(vp)s VP.", "Cartographer: the second-largest "
+                           "controlled island (%(count)s tiles) scores again = %(vp)s VP.",
+                           sizes[1], vp=sizes[1])
 
 
 def _hero(ctx: CaptainContext) -> tuple[int, str]:
     sheet = ctx.sheet
     sets = min(sheet["outposts"], len(sheet["settlements"]), sheet["enemy_ships"])
-    return 2 * sets, say("Hero: %(count)s sets of outpost, settlement and enemy ship x 2 = "
-                         "%(vp)s VP.", count=sets, vp=2 * sets)
+    return 2 * sets, say_n("Hero: %(count)s set of outpost, settlement and enemy ship x 2 = "
+                           "%(vp)s VP.", "Hero: %(count)s sets of outpost, settlement and enemy "
+                           "ship x 2 = %(vp)s VP.", sets, vp=2 * sets)
 
 
 def _huntsman(ctx: CaptainContext) -> tuple[int, str]:
     pairs = sum(n // 2 for n in ctx.sheet["livestock"].values())
-    return 2 * pairs, say("Huntsman: %(count)s pairs of the same livestock x 2 = %(vp)s VP.",
-                          count=pairs, vp=2 * pairs)
+    return 2 * pairs, say_n("Huntsman: %(count)s pair of the same livestock x 2 = %(vp)s VP.",
+                            "Huntsman: %(count)s pairs of the same livestock x 2 = %(vp)s VP.",
+                            pairs, vp=2 * pairs)
 
 
 def _queen(ctx: CaptainContext) -> tuple[int, str]:
@@ -157,8 +162,9 @@ def _queen(ctx: CaptainContext) -> tuple[int, str]:
 
 def _scout(ctx: CaptainContext) -> tuple[int, str]:
     n = ctx.scout_islands
-    return n, say("Scout: %(count)s completed islands held by others (or nobody) with a Viking = "
-                  "%(vp)s VP.", count=n, vp=n)
+    return n, say_n("Scout: %(count)s completed island held by others (or nobody) with a Viking "
+                    "= %(vp)s VP.", "Scout: %(count)s completed islands held by others (or "
+                    "nobody) with a Viking = %(vp)s VP.", n, vp=n)
 
 
 def _count_bonus(name: str, unit: str, read: Callable[[CaptainContext], int]) -> Callable:

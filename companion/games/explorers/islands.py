@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import RuleError
-from ..messages import Message, say
+from ..messages import Message, say, say_n
 from ..ranking import join_names
 
 INFLUENCE = {"vikings": 1, "outposts": 2, "mill": 1, "workshop": 1, "barracks": 2}
@@ -22,6 +22,18 @@ STRUCTURES = ("mill", "workshop", "barracks")
 PIECE_NAMES = {"vikings": say("vikings"), "outposts": say("outposts"), "mill": say("mill"),
                "workshop": say("workshop"), "barracks": say("barracks")}
 PIECES = {"vikings": 7, "outposts": 5, "mill": 1, "workshop": 1, "barracks": 1}
+PIECE_COUNTS = {  # a number of pieces of a kind, signed for a change: "2 vikings", "+1 mill"
+    "vikings": lambda n, sign="": say_n("%(sign)s%(count)s viking", "%(sign)s%(count)s vikings",
+                                        n, sign=sign),
+    "outposts": lambda n, sign="": say_n("%(sign)s%(count)s outpost",
+                                         "%(sign)s%(count)s outposts", n, sign=sign),
+    "mill": lambda n, sign="": say_n("%(sign)s%(count)s mill", "%(sign)s%(count)s mills", n,
+                                     sign=sign),
+    "workshop": lambda n, sign="": say_n("%(sign)s%(count)s workshop",
+                                         "%(sign)s%(count)s workshops", n, sign=sign),
+    "barracks": lambda n, sign="": say_n("%(sign)s%(count)s barracks",
+                                         "%(sign)s%(count)s barracks", n, sign=sign),
+}
 ISLAND_KEYS = ("tiles", "complete", "unraided_fortress", "influence", "name")
 MAX_ISLANDS = 60
 MAX_ISLAND_NAME = 60
@@ -88,9 +100,9 @@ def check_piece_totals(islands: list[dict], players: list[str], field_for: Field
             for i, island in enumerate(islands):
                 total += island["influence"][player][key]
                 if total > limit:
-                    raise RuleError(say("%(player)s has only %(count)s %(piece)s in all, but "
-                                        "the islands hold %(total)s.", player=player,
-                                        count=limit, piece=PIECE_NAMES[key], total=total),
+                    raise RuleError(say("%(player)s has only %(pieces)s in all, but the "
+                                        "islands hold %(total)s.", player=player,
+                                        pieces=PIECE_COUNTS[key](limit), total=total),
                                     field_for(i, player, key), "too_many_pieces", 422)
 
 

@@ -18,9 +18,17 @@ from typing import TYPE_CHECKING, Any
 from ..bodies import given
 from ..errors import RuleError, say
 from ..inputs import MAX_NUMBER, player_of
-from ..messages import Message, series
+from ..messages import Message, say_n, series
 from .captains import captain_word
-from .islands import INFLUENCE, MAX_ISLANDS, PIECE_NAMES, STRUCTURES, clean_islands, pieces_of
+from .islands import (
+    INFLUENCE,
+    MAX_ISLANDS,
+    PIECE_COUNTS,
+    PIECE_NAMES,
+    STRUCTURES,
+    clean_islands,
+    pieces_of,
+)
 
 if TYPE_CHECKING:
     from .events import ExplorersKeepCaptain
@@ -168,15 +176,15 @@ def set_influence(state: dict, data: Any) -> dict:
     held = influence.get(player, {})
     for key, n in (given(data.add) if data.add is not None else {}).items():
         if held.get(key, 0) + n < 0:
-            raise RuleError(say("%(player)s has %(count)s %(piece)s there; none can be taken "
-                                "away below 0.", player=player, count=held.get(key, 0),
-                                piece=PIECE_NAMES.get(key, key)),
+            raise RuleError(say("%(player)s has %(pieces)s there; none can be taken away "
+                                "below 0.", player=player,
+                                pieces=PIECE_COUNTS[key](held.get(key, 0))),
                             f"data.add.{key}", "out_of_range", 422)
         most = 1 if key in STRUCTURES else MAX_NUMBER
         if held.get(key, 0) + n > most:
-            raise RuleError(say("%(player)s has %(count)s %(piece)s there; at most %(high)s can "
-                                "stand on one island.", player=player, count=held.get(key, 0),
-                                piece=PIECE_NAMES.get(key, key), high=most),
+            raise RuleError(say("%(player)s has %(pieces)s there; at most %(high)s can stand "
+                                "on one island.", player=player,
+                                pieces=PIECE_COUNTS[key](held.get(key, 0)), high=most),
                             f"data.add.{key}", "out_of_range", 422)
         pieces[key] = held.get(key, 0) + n
     influence[player] = {**influence.get(player, {}), **pieces}
@@ -253,24 +261,12 @@ def island_title(state: dict, index: Any) -> Message | str:
     return say("Island %(n)s", n=index + 1) if isinstance(index, int) else say("An island")
 
 
-PIECE_WORDS = {  # (one, several) of a kind of piece, for the Undo label
-    "vikings": (say("%(count)s viking"), say("%(count)s vikings")),
-    "outposts": (say("%(count)s outpost"), say("%(count)s outposts")),
-    "mill": (say("%(count)s mill"), say("%(count)s mill")),
-    "workshop": (say("%(count)s workshop"), say("%(count)s workshop")),
-    "barracks": (say("%(count)s barrack"), say("%(count)s barracks")),
-}
-
-
 ADD_NAMES = {**PIECE_NAMES, "tiles": say("tiles")}   # what a tap adds to
 
 
 def piece_words(piece: str, n: int) -> Message:
-    count = f"{'+' if n > 0 else ''}{n}"
-    if piece not in PIECE_WORDS:
-        return say("%(count)s %(piece)s", count=count,
-                   piece=piece if abs(n) != 1 else piece.rstrip("s"))
-    return say(PIECE_WORDS[piece][abs(n) != 1], count=count)
+    """A tap's change of pieces, for the Undo label: "+1 viking", "-2 outposts"."""
+    return PIECE_COUNTS[piece](abs(n), "+" if n > 0 else "-" if n else "")
 
 
 def describe(state: dict, event: dict, moment: str | None = None) -> Message | None:
@@ -287,10 +283,8 @@ def describe(state: dict, event: dict, moment: str | None = None) -> Message | N
         return say("%(player)s's pieces on %(island)s", player=player, island=where)
     if kind == "update_island" and "tiles" in add:
         n = add["tiles"]
-        count = f"{'+' if n > 0 else ''}{n}"
-        if abs(n) == 1:
-            return say("%(island)s: %(count)s tile", island=title, count=count)
-        return say("%(island)s: %(count)s tiles", island=title, count=count)
+        return say_n("%(island)s: %(sign)s%(count)s tile", "%(island)s: %(sign)s%(count)s tiles",
+                     abs(n), island=title, sign="+" if n > 0 else "-" if n else "")
     if kind == "update_island":
         return say("%(island)s changed", island=title)
     if kind in ("turn", "advance"):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import impossible, say
-from ..messages import Message, series
+from ..messages import Message, say_n, series
 from ..ranking import Tiebreak, score_response
 from .captains import CaptainContext, canonical_captain, captain_bonus, captain_word
 from .islands import clean_islands, island_control, player_islands
@@ -11,14 +11,26 @@ from .table_setup import check_player_count
 LIVESTOCK = {"pig": 6, "chicken": 5, "goat": 5, "sheep": 4, "cattle": 3, "horse": 3}
 LIVESTOCK_LABELS = {"pig": say("Pigs"), "chicken": say("Chickens"), "goat": say("Goats"),
                     "sheep": say("Sheep"), "cattle": say("Cattle"), "horse": say("Horses")}
-BOX_TOKENS = {"enemy_ships": (say("Enemy Ships"), 12),
-              "settlements": (say("Settlement tokens"), 14),
-              "fortresses": (say("Fortress tokens"), 5),
-              "shipwreck_tokens": (say("Shipwreck tokens"), 24),
-              "gold": (say("Shipwreck tokens"), 24)}
+BOX_TOKENS = {  # what the box holds of each, said with its number: "12 Enemy Ships"
+    "enemy_ships": (lambda n: say_n("%(count)s Enemy Ship", "%(count)s Enemy Ships", n), 12),
+    "settlements": (lambda n: say_n("%(count)s Settlement token", "%(count)s Settlement tokens",
+                                    n), 14),
+    "fortresses": (lambda n: say_n("%(count)s Fortress token", "%(count)s Fortress tokens", n),
+                   5),
+    "shipwreck_tokens": (lambda n: say_n("%(count)s Shipwreck token", "%(count)s Shipwreck "
+                                         "tokens", n), 24)}
+BOX_TOKENS["gold"] = BOX_TOKENS["shipwreck_tokens"]
 # TRANSLATORS: Explorers' livestock (our own translations, no German or French rulebook at hand)
+# the kinds as words, which a change's label looks up by key ("Livestock delivered pig -1")
 LIVESTOCK_NAMES = {"pig": say("pig"), "chicken": say("chicken"), "goat": say("goat"),
                    "sheep": say("sheep"), "cattle": say("cattle"), "horse": say("horse")}
+LIVESTOCK_COUNTS = {  # and with their number, for the box's limits: "6 pigs"
+    "pig": lambda n: say_n("%(count)s pig", "%(count)s pigs", n),
+    "chicken": lambda n: say_n("%(count)s chicken", "%(count)s chickens", n),
+    "goat": lambda n: say_n("%(count)s goat", "%(count)s goats", n),
+    "sheep": lambda n: say_n("%(count)s sheep", "%(count)s sheep", n),
+    "cattle": lambda n: say_n("%(count)s cattle", "%(count)s cattle", n),
+    "horse": lambda n: say_n("%(count)s horse", "%(count)s horses", n)}
 VIKINGS = 7
 GOLD_VP = 3
 TIEBREAKS = (Tiebreak(say("viking deaths"), lambda r: r["viking_deaths"]),
@@ -51,9 +63,8 @@ def livestock_row(counts: dict) -> tuple[int, str]:
 def outposts_row(n: int) -> tuple[int, str]:
     """The k-th outpost is worth k + 1: 2, 5, 9, 14, 20."""
     vp = sum(k + 1 for k in range(1, n + 1))
-    if n == 1:
-        return vp, say("%(count)s outpost, the k-th worth k + 1 VP = %(vp)s VP.", count=n, vp=vp)
-    return vp, say("%(count)s outposts, the k-th worth k + 1 VP = %(vp)s VP.", count=n, vp=vp)
+    return vp, say_n("%(count)s outpost, the k-th worth k + 1 VP = %(vp)s VP.",
+                     "%(count)s outposts, the k-th worth k + 1 VP = %(vp)s VP.", n, vp=vp)
 
 
 def base_rows(sheet: dict) -> dict:
@@ -61,15 +72,13 @@ def base_rows(sheet: dict) -> dict:
     ships, raids, deaths = sheet["enemy_ships"], sheet["settlements"], sheet["viking_deaths"]
     rows = {"livestock": livestock_row(sheet["livestock"]),
             "outposts": outposts_row(sheet["outposts"]),
-            "enemy_ships": (ships, say("%(count)s enemy ship destroyed, 1 VP each = %(vp)s VP.",
-                                       count=ships, vp=ships) if ships == 1 else
-                            say("%(count)s enemy ships destroyed, 1 VP each = %(vp)s VP.",
-                                count=ships, vp=ships)),
+            "enemy_ships": (ships, say_n("%(count)s enemy ship destroyed, 1 VP each = %(vp)s VP.",
+                                         "%(count)s enemy ships destroyed, 1 VP each = %(vp)s "
+                                         "VP.", ships, vp=ships)),
             "settlements": _tokens_row(raids, "settlements"),
-            "viking_deaths": (deaths ** 2, say("%(count)s Viking death squared = %(vp)s VP.",
-                                               count=deaths, vp=deaths ** 2) if deaths == 1 else
-                              say("%(count)s Viking deaths squared = %(vp)s VP.",
-                                  count=deaths, vp=deaths ** 2))}
+            "viking_deaths": (deaths ** 2, say_n("%(count)s Viking death squared = %(vp)s VP.",
+                                                 "%(count)s Viking deaths squared = %(vp)s VP.",
+                                                 deaths, vp=deaths ** 2))}
     return rows
 
 
@@ -157,7 +166,7 @@ def check_box_totals(players: list[dict]) -> None:
     for key, (label, limit) in BOX_TOKENS.items():
         _check_total(players, key, label, limit, lambda s, k=key: _count(s.get(k, 0)))
     for kind, limit in LIVESTOCK.items():
-        _check_total(players, f"livestock.{kind}", LIVESTOCK_NAMES[kind], limit,
+        _check_total(players, f"livestock.{kind}", LIVESTOCK_COUNTS[kind], limit,
                      lambda s, k=kind: s["livestock"].get(k, 0))
 
 
@@ -165,7 +174,8 @@ def _count(value) -> int:
     return len(value) if isinstance(value, list) else value
 
 
-def _check_total(players: list[dict], key: str, label: str, limit: int, read) -> None:
+def _check_total(players: list[dict], key: str, label, limit: int, read) -> None:
+    """``label(n)``: n of what is counted, "6 pigs"."""
     total, fields = 0, []
     for i, player in enumerate(players):
         count = read(player["sheet"])
@@ -173,8 +183,8 @@ def _check_total(players: list[dict], key: str, label: str, limit: int, read) ->
         if count:
             fields.append(f"players[{i}].sheet.{key}")
         if total > limit:
-            raise impossible(say("The box holds only %(count)s %(label)s, but the sheets add up "
-                                 "to %(total)s.", count=limit, label=label, total=total),
+            raise impossible(say("The box holds only %(label)s, but the sheets add up to "
+                                 "%(total)s.", label=label(limit), total=total),
                              fields[::-1])
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..box_questions import Unknowns
 from ..errors import impossible
-from ..messages import Message, join_names, say, series
+from ..messages import Message, join_names, say, say_n, series
 from .box import WALL_KEYS, find_schedule, schedule_question, spoils_word, wall_question
 
 FAVOR_GLORY = 2
@@ -64,21 +64,13 @@ def tapestry_glory(counts: dict, where: str) -> tuple[int, str]:
     sets = min(held.values()) if len(held) == TAPESTRY_KINDS else 0
     others = sum(held.values()) - TAPESTRY_KINDS * sets
     glory = TAPESTRY_SET_GLORY * sets + TAPESTRY_SINGLE_GLORY * others
-    shape = TAPESTRY_WORDS[sets == 1, others == 1]
-    return glory, say(shape, count=sets, kind_count=TAPESTRY_KINDS, set_glory=TAPESTRY_SET_GLORY,
-                      other_count=others, single_glory=TAPESTRY_SINGLE_GLORY)
-
-
-TAPESTRY_WORDS = {  # (one set, one other tapestry)
-    (True, True): say("%(count)s set of %(kind_count)s different at %(set_glory)s and "
-                      "%(other_count)s other tapestry at %(single_glory)s."),
-    (True, False): say("%(count)s set of %(kind_count)s different at %(set_glory)s and "
-                       "%(other_count)s other tapestries at %(single_glory)s."),
-    (False, True): say("%(count)s sets of %(kind_count)s different at %(set_glory)s and "
-                       "%(other_count)s other tapestry at %(single_glory)s."),
-    (False, False): say("%(count)s sets of %(kind_count)s different at %(set_glory)s and "
-                        "%(other_count)s other tapestries at %(single_glory)s."),
-}
+    return glory, say("%(sets)s at %(set_glory)s and %(others)s at %(single_glory)s.",
+                      sets=say_n("%(count)s set of %(kind_count)s different",
+                                 "%(count)s sets of %(kind_count)s different", sets,
+                                 kind_count=TAPESTRY_KINDS),
+                      others=say_n("%(count)s other tapestry", "%(count)s other tapestries",
+                                   others),
+                      set_glory=TAPESTRY_SET_GLORY, single_glory=TAPESTRY_SINGLE_GLORY)
 
 
 def wall_places(walls: list[int], majority: list, rule: str,
@@ -168,15 +160,14 @@ def player_rows(index: int, sheet: dict, schedules: tuple,
                   "tapestries": tapestries, "prophecies": sum(sheet["prophecies"])}
     explanations = {
         "glory": say("%(glory)s glory gained during play.", glory=sheet["glory"]),
-        "artifacts": say("%(count)s artifact.", count=1) if len(sheet["artifacts"]) == 1 else
-                     say("%(count)s artifacts.", count=len(sheet["artifacts"])),
-        "favor": say("%(count)s favor token at %(each_glory)s glory each.", count=1,
-                     each_glory=FAVOR_GLORY) if sheet["favor"] == 1 else
-                 say("%(count)s favor tokens at %(each_glory)s glory each.",
-                     count=sheet["favor"], each_glory=FAVOR_GLORY),
+        "artifacts": say_n("%(count)s artifact.", "%(count)s artifacts.",
+                           len(sheet["artifacts"])),
+        "favor": say_n("%(count)s favor token at %(each_glory)s glory each.",
+                       "%(count)s favor tokens at %(each_glory)s glory each.", sheet["favor"],
+                       each_glory=FAVOR_GLORY),
         "keep_spoils": spoils_text,
         "tapestries": tapestry_text,
-        "prophecies": say("%(count)s prophecy.", count=1) if len(sheet["prophecies"]) == 1
-                      else say("%(count)s prophecies.", count=len(sheet["prophecies"])),
+        "prophecies": say_n("%(count)s prophecy.", "%(count)s prophecies.",
+                            len(sheet["prophecies"])),
     }
     return categories, explanations, ["keep_spoils"] if spoils_unknown else []

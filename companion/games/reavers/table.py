@@ -9,7 +9,7 @@ from pydantic import ConfigDict, model_validator
 from ..bodies import Body, On, Player, delta, exactly_one, one_given, whole, worded
 from ..errors import RuleError
 from ..inputs import player_of
-from ..messages import Message, say, series
+from ..messages import Message, say, say_n, series
 from ..protocol import seat_after
 
 LOCATIONS = {"recruit_reavers": say("Recruit Reavers"),
@@ -192,14 +192,17 @@ def set_territories(state: dict, data: ReaversTerritories) -> dict:
         held = state["table"]["territories"][player]
         count = held + data.add
         if not 0 <= count <= MAX_TERRITORIES:
-            raise RuleError(say("%(player)s holds %(count)s territories; that would make "
-                                "%(new_count)s.", player=player, count=held, new_count=count),
+            raise RuleError(say_n("%(player)s holds %(count)s territory; that would make "
+                                  "%(new_count)s.", "%(player)s holds %(count)s territories; "
+                                  "that would make %(new_count)s.", held, player=player,
+                                  new_count=count),
                             "data.add", "out_of_range", 422)
     state["table"]["territories"][player] = count
     if state["phase"] == "cleanup":
         record_cleanup_glory(state)
-    state["table"]["notices"] = [say("%(player)s holds %(count)s territories.", player=player,
-                                     count=count)] + round_notices(state)
+    state["table"]["notices"] = [say_n("%(player)s holds %(count)s territory.",
+                                       "%(player)s holds %(count)s territories.", count,
+                                       player=player)] + round_notices(state)
     return state
 
 
@@ -230,13 +233,10 @@ def check_all_placed(state: dict) -> None:
     if table["next_player"] is None:
         return
     left = len(table["turn_order"]) - len(table["placements"])
-    if left == 1:
-        words = say("1 pawn is still to be placed this round (%(player)s is next): cleanup "
-                    "comes once every pawn is placed.", player=table["next_player"])
-    else:
-        words = say("%(count)s pawns are still to be placed this round (%(player)s is next): "
-                    "cleanup comes once every pawn is placed.", count=left,
-                    player=table["next_player"])
+    words = say_n("%(count)s pawn is still to be placed this round (%(player)s is next): "
+                  "cleanup comes once every pawn is placed.", "%(count)s pawns are still to be "
+                  "placed this round (%(player)s is next): cleanup comes once every pawn is "
+                  "placed.", left, player=table["next_player"])
     raise RuleError(words, "type", "pawns_left", 422)
 
 
@@ -286,12 +286,11 @@ def describe(state: dict, event: dict) -> Message | None:
     if event.get("type") == "territories":
         if isinstance(data.get("add"), int):
             n = data["add"]
-            count = f"{'+' if n > 0 else ''}{n}"
-            if abs(n) == 1:
-                return say("%(player)s %(count)s territory", player=player, count=count)
-            return say("%(player)s %(count)s territories", player=player, count=count)
-        return say("%(player)s holds %(count)s territories", player=player,
-                   count=data.get("count"))
+            return say_n("%(player)s %(sign)s%(count)s territory",
+                         "%(player)s %(sign)s%(count)s territories", abs(n), player=player,
+                         sign="+" if n > 0 else "-" if n else "")
+        return say_n("%(player)s holds %(count)s territory", "%(player)s holds %(count)s "
+                     "territories", data.get("count") or 0, player=player)
     if event.get("type") == "start_player":   # (the common wording, "Bo: start player")
         return say("%(player)s: %(changes)s", player=player, changes=say("start player"))
     if event.get("type") == "place":

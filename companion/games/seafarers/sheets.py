@@ -17,7 +17,7 @@ says so (``notes``), never a silent guess.
 from __future__ import annotations
 
 from ..errors import impossible
-from ..messages import Message, join_names, say
+from ..messages import Message, join_names, say, say_n
 
 SETTLEMENTS = 5
 BASE_CITIES = 4
@@ -104,12 +104,16 @@ def special_vp(scenario, i: int, player: dict) -> list[Message]:
     rule = SPECIAL_VP[scenario.special_vp_rule]
     fields = [field(i, "special_vp")]
     if rule.allowed is not None and value not in rule.allowed:
-        raise impossible(say("%(name)s has %(value)s special victory points, but %(rule)s",
-                             name=name, value=value, rule=rule.text(scenario)), fields)
+        raise impossible(say_n("%(name)s has %(count)s special victory point, but %(rule)s",
+                               "%(name)s has %(count)s special victory points, but %(rule)s",
+                               value, name=name, rule=rule.text(scenario)), fields)
     if not buildings(sheet):
-        raise impossible(say("%(name)s has %(value)s special victory points and no settlement "
-                             "or city: special victory points always lie beneath the "
-                             "settlement or city that won them.", name=name, value=value),
+        raise impossible(say_n("%(name)s has %(count)s special victory point and no settlement "
+                               "or city: special victory points always lie beneath the "
+                               "settlement or city that won them.", "%(name)s has %(count)s "
+                               "special victory points and no settlement or city: special "
+                               "victory points always lie beneath the settlement or city that "
+                               "won them.", value, name=name),
                          fields + [field(i, "settlements"), field(i, "cities")])
     needed = rule.buildings_needed(value)
     if needed is not None and buildings(sheet) < needed:
@@ -119,7 +123,8 @@ def special_vp(scenario, i: int, player: dict) -> list[Message]:
                              count=buildings(sheet)),
                          fields + [field(i, "settlements"), field(i, "cities")])
     if rule.note and buildings(sheet) < value:
-        return [say(rule.note, name=name, value=value, buildings=buildings(sheet))]
+        return [say(rule.note, name=name, value=value, buildings=say_n(
+            "%(count)s settlement or city", "%(count)s settlements or cities", buildings(sheet)))]
     return []
 
 
@@ -158,7 +163,7 @@ SPECIAL_VP = {
                          "on each foreign island.")),
     "trade_lines": SpecialVpRule(
         None, None, Message(""), note=say(
-            "%(name)s has %(value)s special victory points and %(buildings)s settlements or "
-            "cities: the book puts each trade line's chip under its exit settlement and does "
-            "not say whether one settlement can carry several, so the sheet was accepted.")),
+            "%(name)s has %(value)s special victory points and %(buildings)s: the book puts each "
+            "trade line's chip under its exit settlement and does not say whether one "
+            "settlement can carry several, so the sheet was accepted.")),
 }

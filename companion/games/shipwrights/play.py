@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..bodies import given
 from ..errors import RuleError, say
 from ..inputs import player_of
-from ..messages import Message, series
+from ..messages import Message, say_n, series
 from .catalogue import CATALOGUE_PAGE, find_round_card, validate_catalogue
 from .heroes import award_heroes, hand_out_sentences
 from .phases import ACTIONS_STEPS, FINAL_STEPS, INCOME_STEPS, draft_sentences
@@ -111,10 +111,9 @@ def raid_cost_sentences(state: dict) -> list[str]:
     for name, positions in state["table"]["tracks"].items():
         cost = raid_cost(positions["military"])
         if cost is not None:
-            out.append(say("%(player)s raids for %(count)s Worker (Military %(space)s).",
-                           player=name, count=cost, space=positions["military"]) if cost == 1
-                       else say("%(player)s raids for %(count)s Workers (Military %(space)s).",
-                                player=name, count=cost, space=positions["military"]))
+            out.append(say_n("%(player)s raids for %(count)s Worker (Military %(space)s).",
+                             "%(player)s raids for %(count)s Workers (Military %(space)s).",
+                             cost, player=name, space=positions["military"]))
     return out
 
 
@@ -277,12 +276,10 @@ def move_reminders(state: dict, player: str, track: str, old: int, target: int) 
             cost = raid_cost(new)
             if cost == 0:
                 lines.append(say("%(player)s's raids are now free of Workers.", player=player))
-            elif cost == 1:
-                lines.append(say("%(player)s's raids now cost %(count)s Worker.", player=player,
-                                 count=cost))
             else:
-                lines.append(say("%(player)s's raids now cost %(count)s Workers.",
-                                 player=player, count=cost))
+                lines.append(say_n("%(player)s's raids now cost %(count)s Worker.",
+                                   "%(player)s's raids now cost %(count)s Workers.", cost,
+                                   player=player))
     lines += track_vp_notice(state, track, new)
     return lines
 

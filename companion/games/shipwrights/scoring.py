@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..box_questions import Unknowns
 from ..errors import RuleError, impossible, say
 from ..inputs import SheetField
-from ..messages import Message, series
+from ..messages import Message, say_n, series
 from ..ranking import Tiebreak, score_response
 from .catalogue import track_vp_question
 from .rules import (
@@ -181,8 +181,9 @@ def opponent_result(opponent: dict, track_vp: dict, unknowns: Unknowns) -> dict:
     categories = {"heroes": SOLO_VP_PER_HERO * opponent["heroes_won"],
                   "round_cards": sum(opponent["round_card_vp"]), "tracks": tracks}
     return {"categories": categories, "total": sum(categories.values()),
-            "explanations": {"heroes": say("%(count)s Hero cards at %(vp)s VP each.",
-                                           count=opponent["heroes_won"], vp=SOLO_VP_PER_HERO),
+            "explanations": {"heroes": say_n("%(count)s Hero card at %(vp)s VP each.",
+                                             "%(count)s Hero cards at %(vp)s VP each.",
+                                             opponent["heroes_won"], vp=SOLO_VP_PER_HERO),
                              "round_cards": say("VP on the 5 Round Cards."), "tracks": note}}
 
 
