@@ -78,3 +78,17 @@ def test_reavers_final_glory_rows_on_the_score_page(client, lang):
     missing = [sentence for sentence in REAVERS[lang] if sentence not in text]
     assert not missing, (missing, text)
 
+
+KNARR_TURN = {"en": "1 recruit, 2 silver bracelets.", "de": "1 Rekrut, 2 Silberarmreifen.",
+              "fr": "1 recrue, 2 bracelets d’argent."}
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "en"])
+def test_knarr_turns_so_far_count_recruits_and_bracelets(client, lang):
+    """The Knarr history line ("Turns so far") says the ship's recruits and bracelets after
+    the turn: one recruit, two bracelets."""
+    play = new_play(client, "knarr", ["Ann", "Bo"])
+    first = play["state"]["table"]["order"][0]
+    send(client, play, "turn", player=first, vp_gained=2, recruits=1, bracelets=2)
+    text = page_text(client, play, lang)
+    assert KNARR_TURN[lang] in text, text
