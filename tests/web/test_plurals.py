@@ -8,19 +8,7 @@ import re
 
 import pytest
 
-
-def new_play(client, game, players, **data):
-    play = client.post("/api/v1/plays", json={"game": game, "players": players, **data})
-    assert play.status_code == 201, play.get_json()
-    return play.get_json()
-
-
-def send(client, play, kind, **data):
-    answer = client.post(f"/api/v1/plays/{play['id']}/events",
-                         json={"type": kind, "data": data, "device": "phone-a"},
-                         headers={"Authorization": f"Bearer {play['edit_token']}"})
-    assert answer.status_code in (200, 201), answer.get_json()
-    return answer.get_json()
+from .test_core_words import new_play, send
 
 
 def page_text(client, play, lang: str) -> str:
