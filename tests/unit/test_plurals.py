@@ -132,3 +132,27 @@ def test_shipwrights_solo_opponents_heroes(won, words):
                 "round_card_vp": []}
     result = opponent_result(opponent, {}, Unknowns())
     assert str(result["explanations"]["heroes"]) == words
+
+
+def test_a_book_layout_with_the_wrong_material_counts_each_thing():
+    """The owner's copy of a book layout: one number chip of 2 too few, one harbour spot
+    left ("1 number chip", "1 harbour spot"), and the plural beside."""
+    from companion.games.seafarers import GAME as SEAFARERS
+    from tests.unit.test_seafarers_book import entry_from, setup
+
+    entry = entry_from(setup("four_islands", 3, layout="variable"))
+
+    def refusal(change):
+        data = {"hexes": [dict(h) for h in entry["hexes"]],
+                "harbours": [dict(h) for h in entry["harbours"]]}
+        change(data)
+        with pytest.raises(RuleError) as err:
+            SEAFARERS.validate_catalogue({"layouts": {"four_islands/3": data}})
+        return str(err.value.message)
+
+    two = next(h for h in entry["hexes"] if h.get("number") == 2)
+    said = refusal(lambda d: d["hexes"][entry["hexes"].index(two)].update(number=3))
+    assert said.endswith("lists 1 number chip of 2; the layout has 0.")
+    said = refusal(lambda d: d.update(harbours=d["harbours"][:1]))
+    assert said.endswith(f"lists {len(entry['harbours'])} harbours; the layout has 1 harbour "
+                         "spot.")

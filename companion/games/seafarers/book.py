@@ -19,7 +19,7 @@ from pydantic import ConfigDict, Field, create_model, model_validator
 
 from ..bodies import Body, box_data, refuse, whole
 from ..errors import DUPLICATE, RuleError
-from ..messages import say
+from ..messages import say, say_n
 from . import hexgrid
 from .scenarios import (
     NUMBERS,
@@ -173,26 +173,33 @@ def check_material(scenario, layout, players, hexes, harbours, where) -> None:
     for terrain in TERRAINS:
         want, have = layout.tiles.get(terrain, 0), tiles.get(terrain, 0)
         if want != have:
-            raise RuleError(say("%(scenario)s lists %(want)s %(terrain)s tiles face up; the "
-                                "layout has %(have)s.", scenario=name, want=want,
-                                terrain=terrain_word(terrain), have=have),
+            raise RuleError(say_n("%(scenario)s lists %(count)s %(terrain)s tile face up; the "
+                                  "layout has %(have)s.", "%(scenario)s lists %(count)s "
+                                  "%(terrain)s tiles face up; the layout has %(have)s.", want,
+                                  scenario=name, terrain=terrain_word(terrain), have=have),
                             f"{where}.hexes", "wrong_material", 422)
     hidden = sum(1 for h in hexes.values() if h["hidden"])
     if hidden != sum(layout.hidden_tiles.values()):
-        raise RuleError(say("%(scenario)s has %(want)s face-down positions; the layout has "
-                            "%(have)s.", scenario=name, want=sum(layout.hidden_tiles.values()),
-                            have=hidden), f"{where}.hexes", "wrong_material", 422)
+        raise RuleError(say_n("%(scenario)s has %(count)s face-down position; the layout has "
+                              "%(have)s.", "%(scenario)s has %(count)s face-down positions; the "
+                              "layout has %(have)s.", sum(layout.hidden_tiles.values()),
+                              scenario=name, have=hidden), f"{where}.hexes", "wrong_material",
+                        422)
     chips = Counter(h["number"] for h in hexes.values() if h["number"] is not None)
     for number in NUMBERS:
         want, have = layout.chips.get(number, 0), chips.get(number, 0)
         if want != have:
-            raise RuleError(say("%(scenario)s lists %(want)s number chips of %(number)s; the "
-                                "layout has %(have)s.", scenario=name, want=want, number=number,
-                                have=have), f"{where}.hexes", "wrong_material", 422)
+            raise RuleError(say_n("%(scenario)s lists %(count)s number chip of %(number)s; the "
+                                  "layout has %(have)s.", "%(scenario)s lists %(count)s number "
+                                  "chips of %(number)s; the layout has %(have)s.", want,
+                                  scenario=name, number=number, have=have),
+                            f"{where}.hexes", "wrong_material", 422)
     if len(harbours) != sum(layout.harbours.values()):
-        raise RuleError(say("%(scenario)s lists %(want)s harbours; the layout has %(have)s "
-                            "harbour spots.", scenario=name, want=sum(layout.harbours.values()),
-                            have=len(harbours)), f"{where}.harbours",
+        raise RuleError(say("%(scenario)s lists %(harbours)s; the layout has %(spots)s.",
+                            scenario=name, harbours=say_n("%(count)s harbour", "%(count)s harbours",
+                                                          sum(layout.harbours.values())),
+                            spots=say_n("%(count)s harbour spot", "%(count)s harbour spots",
+                                        len(harbours))), f"{where}.harbours",
                         "wrong_material", 422)
 
 
