@@ -13,13 +13,15 @@ from sqlalchemy import event as sa_event
 def make_engine(url: str) -> sa.Engine:
     if url.startswith("sqlite"):
         private_sqlite_file(url)
-        engine = sa.create_engine(url, connect_args={"timeout": 5, "check_same_thread": False})
+        engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000,
+                                                     "check_same_thread": False})
         sa_event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
 
 
 SQLITE_SYNCHRONOUS = "FULL"
+BUSY_TIMEOUT_MS = 5000     # how long a write waits for another program's write lock
 
 
 def private_sqlite_file(url: str) -> None:
@@ -49,7 +51,7 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     # commits); the cost per write is in `make bench` (sqlite_synchronous).
     cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cur.close()
 
 
@@ -63,14 +65,49 @@ def writers_queue_file(url: str) -> str | None:
     return str(path.with_name(path.name + "-writers")) if path.parent.is_dir() else None
 
 
+def on_gevent_loop() -> bool:
+    """Whether this process is a gevent worker (threading patched)."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("threading")
+
+
 def off_the_loop(call, *args):
     """Run a call that blocks inside SQLite's C code (the fsync of a commit, the wait for the
     write lock) on a real thread when this process is a gevent worker: the worker's other
     requests (pages, polls, live streams) go on meanwhile instead of all waiting for the disk.
     sqlite3 lets go of the GIL while it waits, so the thread costs nothing else."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
+    if on_gevent_loop():
         from gevent import get_hub
 
         return get_hub().threadpool.apply(call, args)
     return call(*args)
+
+
+def begin_immediate(conn) -> None:
+    """BEGIN IMMEDIATE: take SQLite's write lock. In a gevent worker it is tried at once on the
+    loop, without waiting (busy_timeout 0): the writers of every server process queue on the
+    writers' file lock first, so the database's lock is nearly always free, and a hand-off to
+    a thread and back costs more than the statement (two wake-ups, each waiting for a CPU on a
+    loaded machine). Only when another program holds the lock does the wait, with the usual
+    busy timeout, go off the loop."""
+    if not on_gevent_loop():
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        return
+    raw = conn.connection.dbapi_connection
+    raw.execute("PRAGMA busy_timeout=0")
+    try:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        return
+    except sa.exc.OperationalError as err:
+        if not _busy(err):
+            raise
+    finally:
+        raw.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    conn.rollback()         # SQLAlchemy's own transaction around the refused BEGIN
+    off_the_loop(conn.exec_driver_sql, "BEGIN IMMEDIATE")
+
+
+def _busy(err: sa.exc.OperationalError) -> bool:
+    """SQLITE_BUSY: another connection holds the lock ("database is locked")."""
+    return getattr(err.orig, "sqlite_errorname", "") == "SQLITE_BUSY" or \
+        "database is locked" in str(err.orig)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from .engine import off_the_loop, writers_queue_file
+from .engine import begin_immediate, off_the_loop, writers_queue_file
 
 
 class _Group:
@@ -25,7 +25,7 @@ class _Group:
         self._queue.__enter__()
         try:
             self.conn = store.engine.connect()
-            off_the_loop(self.conn.exec_driver_sql, "BEGIN IMMEDIATE")
+            begin_immediate(self.conn)
         except BaseException:
             self._queue.__exit__(None, None, None)
             raise
@@ -64,7 +64,12 @@ class GroupCommit:
             return
         if self._queue_fd is None:
             self._queue_fd = os.open(self._queue_file, os.O_RDWR | os.O_CREAT, 0o600)
-        off_the_loop(fcntl.flock, self._queue_fd, fcntl.LOCK_EX)
+        try:
+            # free (no other process's writer holds it): taken at once, without a hand-off to a
+            # thread and back; held: the wait goes off the loop
+            fcntl.flock(self._queue_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            off_the_loop(fcntl.flock, self._queue_fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
