@@ -7,7 +7,10 @@ route, with one client, measured in the same run so the machine's load weighs on
   and the CPU time the server's processes spent on each kind (Linux: every task's schedstat),
   which the machine's other work does not inflate;
 - in process (Flask's test client, no network): the service recording an event, the API's
-  POST .../events and /healthz, interleaved the same way, wall-clock and CPU time.
+  POST .../events and /healthz, interleaved the same way, wall-clock and CPU time; beside them
+  the store's write transaction of an event alone (the locked read, the version bump and the
+  insert, committed as the service commits them: no validation, rules or scoring), the part
+  of an event no layer above the store can take away.
 
     make bench BENCH_ARGS=--event-only
 
@@ -24,7 +27,7 @@ import time
 from pathlib import Path
 
 from .harness import Client, Server, create_table, percentiles, record
-from .inprocess import UNLIMITED, event_steps, make_app
+from .inprocess import PLAYERS, UNLIMITED, event_steps, make_app, sheet_event
 
 BLOCK = 10      # requests of one kind in a row, over HTTP
 
@@ -103,6 +106,7 @@ def in_process(url: str, repeat: int, warmup: int = 20) -> dict:
     """The same, without the network: the service's record, the API route and /healthz."""
     app = make_app(url)
     _, _, steps = event_steps(app)
+    steps["store_write"] = store_write(app)
     wall: dict[str, list[float]] = {k: [] for k in steps}
     cpu: dict[str, list[float]] = {k: [] for k in steps}
     for i in range(warmup + repeat):
@@ -120,6 +124,20 @@ def in_process(url: str, repeat: int, warmup: int = 20) -> dict:
             "cpu_over_healthz": {k: ratios(v, cpu["healthz"]) for k, v in cpu.items()
                                  if k != "healthz"},
             "load_average": load_average()}
+
+
+def store_write(app):
+    """The store's write transaction of one sheet event and nothing else (on a play of its
+    own: the other steps' play stays as the service last left it)."""
+    service = app.extensions["companion"]
+    store = service.store
+    play_id = service.create({"game": "knarr", "players": PLAYERS, "seed": 3})[0].id
+
+    def step(i):
+        with store.writing(play_id) as write:
+            write.append({"type": "sheet", "data": sheet_event(i)["data"]}, finished=False,
+                         summary=None)
+    return step
 
 
 def figures(url: str, repeat: int) -> dict:
