@@ -40,7 +40,14 @@ from werkzeug.wrappers import Request
 
 from .errors import api_path
 from .i18n import LANGUAGES, locale_of
-from .limits import RATE_LIMITED, TooMany, answer_refusal, client_address
+from .limits import (
+    RATE_LIMITED,
+    UNROUTED,
+    TooMany,
+    answer_refusal,
+    client_address,
+    route_of_request,
+)
 from .stream_caps import crowd_size
 
 KEEP = 4096   # addresses remembered at most; the oldest refusals are forgotten first
@@ -82,7 +89,7 @@ class LimitGate:
                 with force_locale(code):
                     self.sentences[code] = str(RATE_LIMITED)
         address = client_address(request.environ)
-        route = (request.endpoint, request.method)
+        route = (route_of_request(), request.method)
         with self._lock:
             if address not in self.breaches and len(self.breaches) >= KEEP:
                 del self.breaches[next(iter(self.breaches))]
@@ -128,12 +135,16 @@ class LimitGate:
         return self.refuse(environ, start_response, breach, wait, close)
 
     def route(self, environ):
-        """The endpoint and method Flask will see (None for a URL the app does not route)."""
+        """The route and method Flask-Limiter will count: the endpoint, or UNROUTED for a URL
+        the app answers without a view (404, 405, a redirect)."""
+        method = environ.get("REQUEST_METHOD")
         try:
-            endpoint, _ = self.app.url_map.bind_to_environ(environ).match()
-        except (HTTPException, RequestRedirect, ValueError):   # the app answers those
+            endpoint, _ = self.app.url_map.bind_to_environ(environ).match(method=method)
+        except (HTTPException, RequestRedirect):
+            return UNROUTED, method
+        except ValueError:   # not a URL at all: the app answers it
             return None
-        return endpoint, environ.get("REQUEST_METHOD")
+        return endpoint, method
 
     def refused_for(self, breach: Breach) -> int:
         """Seconds until Flask-Limiter lets this route through again (0: it does now),

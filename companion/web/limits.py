@@ -4,8 +4,9 @@
   allowance per kind of request: plays created, changes to plays, documents (PDFs, imports),
   calculations (setup, score, heroes, QR codes, charts, Seafarers boards, exports) and, for every
   other route, reads (pages, play blocks, polls, live streams opened, API reads), counted per
-  route. The defaults are far above what a real table does. Only /healthz and static files are
-  free.
+  route; an address the app does not route (a 404, a 405, a redirect) counts as one such route.
+  The defaults are far above what a real table does. Only /healthz (a health check must never
+  be refused, and it costs no more than a refusal would) and static files are free.
 - Live streams held open: companion/web/stream_caps.py. PDFs are made in a small pool of
   processes beside each server process (companion/pdf_pool.py), HEAVY_SLOTS of them; imports,
   which are made in the request, HEAVY_SLOTS at once per process. A request that finds no free
@@ -58,6 +59,9 @@ COMPUTE = ("api.setup", "api.score", "api.shipwrights_heroes", "api.join_svg",
            "pages.join_svg", "table.seat_svg", "table.chart_svg", "boards.seafarers",
            "table.export", "table.api_export", "display.display_with_seats")
 FREE = ("pages.healthz",)   # and static files (Flask-Limiter leaves those alone by itself)
+# what the limits call a request the app does not route: Flask-Limiter would leave it alone
+# (it counts by endpoint, and such a request has none), so a loop of 404s went uncounted
+UNROUTED = "unrouted"
 
 
 RATE_LIMITED = _l("This device has sent too many requests in a minute; wait a moment and try "
@@ -119,6 +123,11 @@ def answer_refusal(refusal: Refusal, api: bool, start_response, close: bool = Tr
     return [body]
 
 
+def route_of_request() -> str:
+    """The route the limits count a request by: its endpoint, or UNROUTED."""
+    return request.endpoint or UNROUTED
+
+
 def _setting(name: str):
     def value() -> str:
         return current_app.config[name]
@@ -146,6 +155,7 @@ def init_limits(app: Flask) -> None:
 
     # (its on_breach, RATELIMIT_ON_BREACH_CALLBACK, is the gate's: companion/web/limit_gate.py)
     limiter = Limiter(lambda: client_address(request.environ), app=app,
+                      request_identifier=route_of_request,
                       default_limits=[_setting("RATELIMIT_READS")],
                       default_limits_exempt_when=counted_by_its_own_limit)
     app.extensions["companion_limiter"] = limiter

@@ -158,3 +158,34 @@ def test_without_gevent_a_repeat_is_answered_at_once(tmp_path, monkeypatch):
         AssertionError("a thread was held")))
     assert [client.get(page, environ_base=LOOPER).status_code for _ in range(4)] == [
         200, 200, 429, 429]
+
+
+def test_a_loop_of_addresses_the_app_does_not_know_is_counted_and_then_gated(tmp_path):
+    """A 404 has no endpoint, and Flask-Limiter counts by endpoint: a loop of unknown
+    addresses (or wrong methods) went uncounted. Now they share one reads allowance per
+    client, and its repeats are answered in front of the app like any other route's."""
+    app = counted_app(tmp_path, RATELIMIT_READS="3 per minute")
+    gate, flask_entered = app.extensions["limit_gate"], []
+    inner = gate.wsgi_app
+
+    def flask_app(environ, start_response):
+        flask_entered.append(environ["PATH_INFO"])
+        return inner(environ, start_response)
+
+    gate.wsgi_app = flask_app
+    client = app.test_client()
+    paths = ["/no/such/page", "/plays/nothing", "/api/v1/nope", "/static-not", "/x"]
+    answers = [client.get(p, environ_base=LOOPER) for p in paths]
+    assert [a.status_code for a in answers] == [404, 404, 404, 429, 429]
+    assert app.entered == paths[:3]             # the fourth refused by Flask-Limiter
+    assert flask_entered == paths[:4]           # and the fifth in front of Flask
+    assert "too many requests" in answers[4].get_data(as_text=True)
+    api = client.get("/api/v1/still-nothing", environ_base=LOOPER)
+    assert api.status_code == 429 and api.get_json()["error"]["code"] == "rate_limited"
+    # a wrong method on a known address is unrouted too (405), on the same allowance
+    assert client.delete("/healthz", environ_base=LOOPER).status_code == 429
+    # the health check stays free, another address is not touched, and the client's
+    # allowance for a real page is its own
+    assert client.get("/healthz", environ_base=LOOPER).status_code == 200
+    assert client.get("/no/such/page", environ_base=TABLE).status_code == 404
+    assert client.get("/", environ_base=LOOPER).status_code == 200
