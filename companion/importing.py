@@ -19,6 +19,7 @@ from .seats import table_choices
 from .service import Known, PlayService, summary_of
 from .store import PlayRow
 from .tokens import new_play_id, play_tokens, token_hash
+from .turns import in_turns
 
 # a snapshot of the state every this many imported events (and one at the end): an undo far
 # back in a long imported log replays at most this many events; the live play keeps its own
@@ -43,7 +44,7 @@ def import_play(service: PlayService, doc) -> tuple[PlayRow, dict]:
     # each event at its own time (the import's clock counts the same), else now: the times
     # its rows keep, so a later replay from the rows gives this very state
     timed = [{"type": e["type"], "data": e["data"], "at": clock.parse(e.get("at")) or now}
-             for e in events]
+             for e in in_turns(events, 100)]
     state, kept = replay_import(initial, timed, IMPORT_SNAPSHOT_EVERY)
     count = len(timed)
     if count:

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from ..clock import EVENTS as CLOCK_EVENTS
 from ..games.messages import from_data
 from ..state_cache import StateCache
+from ..turns import in_turns
 from .engine import make_engine
 from .group_commit import GroupCommit
 from .tables import (
@@ -96,7 +97,7 @@ class Store(GroupCommit):
                 length=count, finished=finished, summary=summary, edit_hash=edit_hash,
                 view_hash=view_hash, seat_hashes=seat_hashes, created_at=stamp,
                 updated_at=stamp))
-            for start in range(0, count, 1000):
+            for start in in_turns(range(0, count, 1000), 1):   # 20-30 ms a batch
                 conn.execute(INSERT_EVENT, [
                     {"play_id": play_id, "position": start + i + 1, "type": e["type"],
                      "data": e["data"], "discarded": False, "created_at": e["at"],
