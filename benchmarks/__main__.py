@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import bench_event, bench_live, bench_pdf, bench_streams
+from . import bench_event, bench_import, bench_live, bench_pdf, bench_streams
 from .harness import ROOT, Server, check_tables, percentiles, run_load
 from .inprocess import PLAYERS, event_steps, make_app, sheet_event, timed
 
@@ -265,6 +265,9 @@ def main(argv=None) -> int:
     parser.add_argument("--pdf-only", action="store_true",
                         help="only the PDF figures: render costs, a sheet through the app, "
                              "other tables' taps under a PDF loop")
+    parser.add_argument("--import-only", action="store_true",
+                        help="only the import loop: 5 phones' taps with and without one client "
+                             "importing a 10,000-event export flat out")
     parser.add_argument("--event-only", action="store_true",
                         help="only one recorded event against /healthz with one client, over "
                              "HTTP on `companion serve` and in process (issue 23)")
@@ -285,6 +288,10 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="nsc-bench-") as tmp:
         if args.event_only:
             report["event_against_healthz"] = event_figures(tmp, args)
+            return finish(report, started, args)
+        if args.import_only:
+            report["import_loop"] = bench_import.import_loop(f"sqlite:///{tmp}/import.db",
+                                                             3.0 if args.quick else 20.0)
             return finish(report, started, args)
         if args.flood_only or args.pdf_only:
             if args.flood_only:
@@ -319,6 +326,10 @@ def main(argv=None) -> int:
             print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
             sqlite = f"sqlite:///{tmp}/other.db"
             report["pdf"] = bench_pdf.figures(tmp, args.quick)
+            if not args.quick:     # (the smoke run keeps to its budget)
+                print("[bench] an import loop ...", file=sys.stderr)
+                report["import_loop"] = bench_import.import_loop(f"sqlite:///{tmp}/import.db",
+                                                                 20.0)
             report["seafarers_boards"] = seafarers_boards(20 if args.quick else None)
             report["page_weight"] = page_weight(sqlite)
     return finish(report, started, args)
