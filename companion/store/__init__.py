@@ -23,6 +23,7 @@ from ..state_cache import StateCache
 from ..turns import in_turns
 from .engine import make_engine
 from .group_commit import GroupCommit
+from .raw import dbapi
 from .tables import (
     EVENT_COLUMNS,
     INSERT_EVENT,
@@ -111,18 +112,17 @@ class Store(GroupCommit):
     def load_play(self, play_id: str) -> PlayRow | None:
         with self.engine.connect() as conn:
             row = conn.execute(LOAD_PLAY, {"play_id": play_id}).first()
-        return self._play_row(row) if row else None
+        return self._play_row(row._mapping) if row else None
 
-    def _play_row(self, found) -> PlayRow:
-        """A play's row (selected with PLAY_COLUMNS), its initial state decoded once per play
-        and kept: the same stored text gives the same (never changed) state. Decoding it on
-        every read and write cost more than the rest of reading the row."""
-        values = found._mapping
+    def _play_row(self, values) -> PlayRow:
+        """A play's row (its columns as PLAY_COLUMNS selects them), its initial state decoded
+        once per play and kept: the same stored text gives the same (never changed) state.
+        Decoding it on every read and write cost more than the rest of reading the row."""
         text = values["initial"]
-        kept = self._initials.get(found.id)
+        kept = self._initials.get(values["id"])
         if kept is None or kept[0] != text:
             kept = (text, from_data(json.loads(text)))
-            self._initials.put(found.id, kept)
+            self._initials.put(values["id"], kept)
         return PlayRow(**{**values, "initial": kept[1]})
 
     def play_access(self, play_id: str):
@@ -217,7 +217,11 @@ class Store(GroupCommit):
         """One write transaction holding the play's row lock (None as ``row`` when there is
         no such play). Other writers of the play wait for it instead of failing."""
         with self._begin() as conn:
-            found = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()
+            if self.prepared is not None:    # SQLite (companion/store/raw.py)
+                found = self.prepared.lock_play.first(dbapi(conn), {"play_id": play_id})
+            else:
+                row = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()
+                found = row._mapping if row is not None else None
             write = Write(self, conn, self._play_row(found) if found else None)
             yield write
         if write.version is not None:
@@ -261,7 +265,7 @@ class Store(GroupCommit):
         if game is not None:
             query = query.where(plays.c.game == game)
         with self.engine.connect() as conn:
-            return [self._play_row(r) for r in conn.execute(query)]
+            return [self._play_row(r._mapping) for r in conn.execute(query)]
 
     # ---- box catalogue
     def get_catalogue(self, game: str) -> dict | None:

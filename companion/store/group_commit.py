@@ -10,29 +10,37 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import sqlalchemy as sa
+from sqlalchemy import event as sa_event
 
 from .engine import begin_immediate, off_the_loop, writers_queue_file
+from .raw import WriteStatements
 
 
 class _Group:
-    """One SQLite transaction shared by the writers that queued for it (group commit)."""
+    """One SQLite transaction shared by the writers that queued for it (group commit), on the
+    process's writer connection (GroupCommit._writer_connection)."""
 
     def __init__(self, store: GroupCommit):
         self.members = 0
         self.error: BaseException | None = None
         self.committed = threading.Event()
+        self._store = store
         self._queue = store._writers_queue()
         self._queue.__enter__()
         try:
-            self.conn = store.engine.connect()
+            self.conn = store._writer_connection()
+            self.raw = self.conn.connection.dbapi_connection
             begin_immediate(self.conn)
         except BaseException:
+            store._drop_writer_connection()
             self._queue.__exit__(None, None, None)
             raise
 
-    def close(self) -> None:
+    def close(self, failed: bool) -> None:
+        """Hand the writer connection back (a failed one is closed), free the file lock."""
         try:
-            self.conn.close()
+            if failed:
+                self._store._drop_writer_connection()
         finally:
             self._queue.__exit__(None, None, None)
 
@@ -56,6 +64,34 @@ class GroupCommit:
         # another's
         self._queue_file = writers_queue_file(url)
         self._queue_fd: int | None = None
+        # SQLite: one connection for this process's writes, kept between them (a write took
+        # one from the pool and gave it back, resetting it: more than SQLite's work of an
+        # event), and the event's statements run on it without Core's execution machinery
+        self._writer: tuple[int, sa.Connection] | None = None
+        self.prepared = WriteStatements(engine.dialect) if self._sqlite_writer else None
+        if self._sqlite_writer is not None:
+            sa_event.listen(engine, "engine_disposed", self._disposed)
+
+    def _writer_connection(self) -> sa.Connection:
+        """The process's writer connection (a new one in a forked child, or after a failure
+        or the engine's dispose closed it)."""
+        if self._writer is None or self._writer[0] != os.getpid():
+            self._writer = (os.getpid(), self.engine.connect())
+        return self._writer[1]
+
+    def _disposed(self, _engine) -> None:
+        if self._group is None:     # (a write under way keeps it until it is done)
+            self._drop_writer_connection()
+
+    def _drop_writer_connection(self) -> None:
+        """Close the writer connection (the next write opens another): after a failed write,
+        and when the engine is disposed (a test or restore letting go of the file)."""
+        kept, self._writer = self._writer, None
+        if kept is not None and kept[0] == os.getpid():
+            try:
+                kept[1].close()
+            except Exception:  # noqa: BLE001 (already broken: nothing left to give back)
+                pass
 
     @contextmanager
     def _writers_queue(self) -> Iterator[None]:
@@ -102,7 +138,7 @@ class GroupCommit:
                 group = self._group = _Group(self)
             group.members += 1
             conn = group.conn
-            conn.exec_driver_sql("SAVEPOINT one_writer")
+            group.raw.execute("SAVEPOINT one_writer")
         except BaseException:
             self._end_group(group, failed=True)
             raise
@@ -110,15 +146,15 @@ class GroupCommit:
             yield conn
         except BaseException:
             try:
-                conn.exec_driver_sql("ROLLBACK TO one_writer")
-                conn.exec_driver_sql("RELEASE one_writer")
+                group.raw.execute("ROLLBACK TO one_writer")
+                group.raw.execute("RELEASE one_writer")
             except BaseException:
                 self._end_group(group, failed=True)
                 raise
             self._hand_on_or_commit(group)
             raise
         try:
-            conn.exec_driver_sql("RELEASE one_writer")
+            group.raw.execute("RELEASE one_writer")
         except BaseException:
             self._end_group(group, failed=True)     # never leave the lock held
             raise
@@ -154,7 +190,7 @@ class GroupCommit:
                     except BaseException:
                         pass
                 finally:
-                    group.close()
+                    group.close(failed=failed or group.error is not None)
                     self._group = None
                     group.committed.set()
         finally:

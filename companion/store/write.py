@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
+from .raw import dbapi
 from .tables import (
     BUMP_PLAY,
     BUMP_PLAY_APPEND_NOTIFY,
@@ -126,6 +127,11 @@ class Write:
                 params.update({f"e_{k}": v for k, v in event.items()})
             statement = BUMP_PLAY_NOTIFY if event is None else BUMP_PLAY_APPEND_NOTIFY
             bumped = len(self.conn.execute(statement, params).all())
+        elif self.store.prepared is not None:   # SQLite (companion/store/raw.py)
+            prepared, raw = self.store.prepared, dbapi(self.conn)
+            bumped = prepared.bump_play.run(raw, params).rowcount
+            if event is not None and bumped == 1:
+                prepared.insert_event.run(raw, event)
         else:
             bumped = self.conn.execute(BUMP_PLAY, params).rowcount
             if event is not None and bumped == 1:
