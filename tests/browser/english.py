@@ -93,8 +93,69 @@ def english_in(text: str, lang: str, names: tuple[str, ...]) -> str | None:
         bare = bare.strip(" :·,.;()…→←↶↷?!*\u00a0")
         if bare in english_ids(lang):
             return bare
-    found = ENGLISH.findall(strip_names(text, lang, names))
-    return text.strip() if found else None
+    found = ENGLISH.findall(bare := strip_names(text, lang, names))
+    return text.strip() if found or key_word_in(bare, lang) else None
+
+
+WORD = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=1)
+def game_keys() -> frozenset:
+    """The keys of the games' declarations: the fields, kinds, choices, places and options
+    that the API's bodies and the games' options name ("mill", "horse", "raid_keeps")."""
+    from pydantic import TypeAdapter
+
+    from companion.games import GAMES
+    from companion.plays import event_body
+
+    found: set[str] = set()
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            found.update(node.get("properties") or {})
+            found.update(v for v in [node.get("const"), *node.get("enum", [])]
+                         if isinstance(v, str))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for game_id, game in GAMES.items():
+        walk(TypeAdapter(event_body(game_id)).json_schema())
+        for option in game.options:
+            found |= {option.name, *(str(c) for c in option.choices)}
+        for field in game.sheet_fields:
+            found |= {field.name, *field.keys, *field.choices}
+    return frozenset(found - {""})
+
+
+@lru_cache(maxsize=1)
+def key_words() -> frozenset:
+    """Every word of the games' keys, case-folded ("raid_keeps": raid, keeps), as a page that
+    showed a key in place of its words would show one."""
+    return frozenset(w.casefold() for key in game_keys() for w in WORD.findall(key)
+                     if len(w) > 2)
+
+
+@lru_cache(maxsize=2)
+def own_words(lang: str) -> frozenset:
+    """The words the language's catalogue itself writes ("Gold", "Bonus", "Score"): a key
+    spelt as one of those is a word of the page's language."""
+    said = catalogue(lang).values()
+    return frozenset(w.casefold() for text in said
+                     for part in ((text,) if isinstance(text, str) else text)
+                     for w in WORD.findall(part or ""))
+
+
+def key_word_in(text: str, lang: str) -> str | None:
+    """A word of a key of the games ("mill", "Workshop", "horse") on a page in ``lang`` whose
+    catalogue never writes it: a key shown where a word of the page's language belongs."""
+    if lang == "en":
+        return None
+    return next((w for w in WORD.findall(text) if w.casefold() in key_words()
+                 and w.casefold() not in own_words(lang)), None)
 
 
 def strip_names(text: str, lang: str, names: tuple[str, ...]) -> str:

@@ -15,6 +15,7 @@ Every page of tests/browser/every_page.py is opened with all its <details> open.
 """
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
@@ -75,7 +76,8 @@ def test_no_word_is_broken_and_no_english_is_left(site, browser, locale):
     context.close()
     assert len(pages) > 60
     assert broken == {}
-    assert english == {}          # (and no key or markup shown as text, in English too)
+    # (and no key or markup shown as text, in English too)
+    assert english == {}, json.dumps(english, indent=1, ensure_ascii=False)
 
 
 def scan(page, name: str, lang: str, english: dict) -> None:

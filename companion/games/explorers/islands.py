@@ -18,9 +18,12 @@ from ..ranking import join_names
 
 INFLUENCE = {"vikings": 1, "outposts": 2, "mill": 1, "workshop": 1, "barracks": 2}
 STRUCTURES = ("mill", "workshop", "barracks")
-# the pieces as a sentence names them (a count beside: "2 vikings", "the mill")
-PIECE_NAMES = {"vikings": say("vikings"), "outposts": say("outposts"), "mill": say("mill"),
-               "workshop": say("workshop"), "barracks": say("barracks")}
+# a structure without the expansion, said whole for each (its article agrees with its noun:
+# "Le moulin", "la caserne"; a noun put into one sentence for all three agreed with none)
+NEEDS_ROCKS = {
+    "mill": say("The mill comes with Rocks of Ruin; turn the expansion on."),
+    "workshop": say("The workshop comes with Rocks of Ruin; turn the expansion on."),
+    "barracks": say("The barracks comes with Rocks of Ruin; turn the expansion on.")}
 PIECES = {"vikings": 7, "outposts": 5, "mill": 1, "workshop": 1, "barracks": 1}
 PIECE_COUNTS = {  # a number of pieces of a kind, signed for a change: "2 vikings", "+1 mill"
     "vikings": lambda n, sign="": say_n("%(sign)s%(count)s viking", "%(sign)s%(count)s vikings",
@@ -86,9 +89,7 @@ def pieces_of(raw: dict, where: str, rocks_of_ruin: bool, *, fill: bool = True) 
             continue
         pieces[key] = int(raw[key])
         if key in STRUCTURES and pieces[key] and not rocks_of_ruin:
-            raise RuleError(say("The %(piece)s comes with Rocks of Ruin; turn the expansion on.",
-                                piece=PIECE_NAMES.get(key, key)),
-                            f"{where}.{key}", "needs_expansion", 422)
+            raise RuleError(NEEDS_ROCKS[key], f"{where}.{key}", "needs_expansion", 422)
     return pieces
 
 

@@ -24,7 +24,6 @@ from .islands import (
     INFLUENCE,
     MAX_ISLANDS,
     PIECE_COUNTS,
-    PIECE_NAMES,
     STRUCTURES,
     clean_islands,
     pieces_of,
@@ -259,9 +258,6 @@ def island_title(state: dict, index: Any) -> Message | str:
         name = islands[index]["name"]
         return name[:1].upper() + name[1:]
     return say("Island %(n)s", n=index + 1) if isinstance(index, int) else say("An island")
-
-
-ADD_NAMES = {**PIECE_NAMES, "tiles": say("tiles")}   # what a tap adds to
 
 
 def piece_words(piece: str, n: int) -> Message:
