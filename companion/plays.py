@@ -246,25 +246,23 @@ def describe_sheet(game: Game, state: dict, data: dict) -> str:
     player = data.get("player") or "?"
     parts = []
     for name, delta in (data.get("add") or {}).items():
-        label = specs[name].label if name in specs else name
+        spec, label = specs.get(name), specs[name].label if name in specs else name
         if isinstance(delta, dict):
-            parts += [Message("%(row)s %(kind)s %(change)s",
-                              {"row": label, "kind": key_word(specs.get(name), k),
-                               "change": signed(n)}) for k, n in delta.items()]
+            parts += [kind_words(spec, label, k, abs(n), sign_of(n)) for k, n in delta.items()]
         else:
             parts.append(Message("%(row)s %(change)s", {"row": label, "change": signed(delta)}))
     if parts and not data.get("fields") and not data.get("set"):
         return say("%(player)s: %(changes)s", player=player, changes=shortened(parts))
     for name, value in (data.get("fields") or {}).items():
-        label = specs[name].label if name in specs else name
-        parts.append(Message("%(row)s %(change)s",
-                             {"row": label, "change": shown(value, specs.get(name))}))
+        spec, label = specs.get(name), specs[name].label if name in specs else name
+        if isinstance(value, dict) and value and spec is not None and spec.counted:
+            parts += [spec.counted(k, n, "") for k, n in value.items()]
+            continue
+        parts.append(Message("%(row)s %(change)s", {"row": label, "change": shown(value, spec)}))
     for name, kinds in (data.get("set") or {}).items():
-        label = specs[name].label if name in specs else name
+        spec, label = specs.get(name), specs[name].label if name in specs else name
         if isinstance(kinds, dict):
-            parts += [Message("%(row)s %(kind)s %(change)s",
-                              {"row": label, "kind": key_word(specs.get(name), k), "change": n})
-                      for k, n in kinds.items()]
+            parts += [kind_words(spec, label, k, n, "") for k, n in kinds.items()]
     if parts:
         return say("%(player)s's sheet: %(changes)s", player=player, changes=shortened(parts))
     if data.get("done") is True:
@@ -274,14 +272,28 @@ def describe_sheet(game: Game, state: dict, data: dict) -> str:
     return say("%(player)s's sheet, unchanged", player=player)
 
 
+def kind_words(spec, label: Any, key: Any, n: Any, sign: str) -> Message:
+    """One kind of a row with its count (``sign`` before it for a change): in the row's own
+    words where it has them ("+1 horse delivered"), else "Progress Track positions Trade 5"."""
+    if spec is not None and spec.counted and isinstance(n, int):
+        return spec.counted(key, n, sign)
+    return Message("%(row)s %(kind)s %(change)s",
+                   {"row": label, "kind": key_word(spec, key), "change": f"{sign}{n}"})
+
+
+def sign_of(n: Any) -> str:
+    return "+" if isinstance(n, int) and n > 0 else "-" if isinstance(n, int) and n < 0 else ""
+
+
 def signed(n: Any) -> str:
     return f"+{n}" if isinstance(n, int) and n > 0 else str(n)
 
 
 def key_word(spec, key: Any) -> Any:
-    """A kind of a row in a label ("pig", "military"): the key in words, a message of the
-    core where the catalogue has it (the box labels, "Pigs", head a box, not a sentence)."""
-    return Message(str(key).replace("_", " "))
+    """A kind of a row in a label ("Pigs", "Military"): the word the row declares for it (a
+    message, said in the reader's language), else the key in words."""
+    label = spec.key_label(key) if spec is not None and isinstance(key, str) else key
+    return label if isinstance(label, Message) else Message(str(key).replace("_", " "))
 
 
 def shown(value: Any, spec=None) -> Any:

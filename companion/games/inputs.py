@@ -112,6 +112,10 @@ class SheetField:
     # never with the key itself ("raid_cards" is the API's word; a person reads "2 VP per Raid
     # Card")
     key_labels: tuple = ()
+    # a count of one kind as a sentence says it, signed for a change (an Undo label):
+    # ``counted("horse", 1, "+")`` is "+1 horse delivered", its number agreeing in every
+    # language (say_n); without it a label says the row's name, the kind's label and the count
+    counted: Callable[[str, int, str], Message] | None = None
 
     def key_label(self, key: str) -> str:
         return dict(self.key_labels).get(key) or key

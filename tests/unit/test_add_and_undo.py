@@ -210,9 +210,9 @@ def test_explorers_island_tiles_and_pieces_take_deltas():
      "Bo: trade track +1"),
     ("explorers", ("Ann", "Bo"), {"type": "sheet", "data": {
         "player": "Ann", "fields": {"livestock": {"pig": 3}}}},
-     "Ann's sheet: Delivered livestock pig 3"),
+     "Ann's sheet: 3 pigs delivered"),
     ("explorers", ("Ann", "Bo"), add("Ann", livestock={"pig": 1}),
-     "Ann: Delivered livestock pig +1"),
+     "Ann: +1 pig delivered"),
     ("explorers", ("Ann", "Bo"), {"type": "set_influence", "data": {
         "island": 0, "player": "Bo", "add": {"vikings": 1}}}, "Bo +1 viking on island 1"),
     ("explorers", ("Ann", "Bo"), {"type": "update_island", "data": {
@@ -231,7 +231,7 @@ def test_explorers_island_tiles_and_pieces_take_deltas():
     ("knarr", ("Ann", "Bo"), {"type": "turn", "data": {"player": "Bo"}}, "End of Bo's turn"),
     ("explorers", ("Ann", "Bo"), {"type": "sheet", "data": {
         "player": "Ann", "set": {"livestock": {"goat": 2}}}},
-     "Ann's sheet: Delivered livestock goat 2"),
+     "Ann's sheet: 2 goats delivered"),
     ("seafarers", ("Ann", "Bo", "Cy"), {"type": "sheet", "data": {
         "player": "Cy", "fields": {"longest_route": True}}},
      "Cy's sheet: Longest trade route (2 VP) yes"),

@@ -276,17 +276,17 @@ def labels() -> list:
 @pytest.mark.parametrize("lang, words", [
     ("en", ["Undo: End of the phase", "Redo: Ann +2 territories", "Undo: End of round 2",
             "Undo: End of the reveal phase", "Ann's sheet: Gold (1 VP each) 3",
-            "Bo: Outposts built +3; Delivered livestock pig -1 and 1 more",
+            "Bo: Outposts built +3; -1 pig delivered and 1 more",
             "Something the core does not say"]),
     ("de", ["Rückgängig: Ende der Phase", "Wiederholen: Ann +2 Gebiete",
             "Rückgängig: Ende von Runde 2", "Rückgängig: Ende der Phase „Aufdecken“",
             "Blatt von Ann: Gold (je 1 SP) 3",
-            "Bo: Gebaute Außenposten +3; Abgelieferte Nutztiere Schweine -1 und 1 weitere",
+            "Bo: Gebaute Außenposten +3; -1 Schwein abgeliefert und 1 weitere",
             "Something the core does not say"]),
     ("fr", ["Annuler : Fin de la phase", "Rétablir : Ann +2 territoires",
             "Annuler : Fin de la manche 2", "Annuler : Fin de la phase « révélation »",
             "Feuille de Ann : Or (1 PV chacun) 3",
-            "Bo : Avant-postes construits +3 ; Bétail livré cochons -1 et 1 de plus",
+            "Bo : Avant-postes construits +3 ; -1 cochon livré et 1 de plus",
             "Something the core does not say"]),
 ])
 def test_undo_labels_are_said_from_the_cores_messages(app, lang, words):

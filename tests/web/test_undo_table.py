@@ -78,8 +78,8 @@ def test_each_livestock_box_typed_on_the_page_keeps_the_others(backend_app):  # 
     assert code == 200
     assert state(client, play)["sheets"]["Ann"]["livestock"] == {"pig": 2, "goat": 1,
                                                                  "chicken": 0}
-    assert undo_button(html) == "↶ Undo: Ann's sheet: Delivered livestock pig 2"
-    assert redo_button(html) == "↷ Redo: Ann's sheet: Delivered livestock chicken 3"
+    assert undo_button(html) == "↶ Undo: Ann's sheet: 2 pigs delivered"
+    assert redo_button(html) == "↷ Redo: Ann's sheet: 3 chickens delivered"
 
 
 def test_each_longship_bonus_box_keeps_the_others(backend_app):  # noqa: F811

@@ -16,7 +16,7 @@ from ..protocol import Game
 from . import play
 from .captains import CAPTAIN_BONUS, CatalogueExplorers, catalogue_rules
 from .events import EVENTS, SCORE_TYPES
-from .scoring import LIVESTOCK, LIVESTOCK_LABELS, tally
+from .scoring import LIVESTOCK, LIVESTOCK_LABELS, delivered, tally
 from .table_setup import build_setup
 
 ROCKS = {"when": "rocks_of_ruin", "when_label": say("Rocks of Ruin")}   # the expansion's name
@@ -41,7 +41,7 @@ def names_box_captain(key: str):
 
 SHEET_FIELDS = (
     SheetField("livestock", say("Delivered livestock"), "counts", keys=tuple(LIVESTOCK),
-               key_labels=tuple(LIVESTOCK_LABELS.items()),
+               key_labels=tuple(LIVESTOCK_LABELS.items()), counted=delivered,
                help=say("How many of each type you delivered."), **END),
     SheetField("outposts", say("Outposts built"), maximum=5, **END),
     SheetField("enemy_ships", say("Enemy ships destroyed"), **END),

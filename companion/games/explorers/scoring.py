@@ -20,10 +20,28 @@ BOX_TOKENS = {  # what the box holds of each, said with its number: "12 Enemy Sh
     "shipwreck_tokens": (lambda n: say_n("%(count)s Shipwreck token", "%(count)s Shipwreck "
                                          "tokens", n), 24)}
 BOX_TOKENS["gold"] = BOX_TOKENS["shipwreck_tokens"]
+# A count of a kind delivered, for a change's label ("+1 horse delivered"): said whole for each
+# kind, so that French agrees the participle with the animal ("1 vache livrée, 2 chevaux livrés").
 # TRANSLATORS: Explorers' livestock (our own translations, no German or French rulebook at hand)
-# the kinds as words, which a change's label looks up by key ("Livestock delivered pig -1")
-LIVESTOCK_NAMES = {"pig": say("pig"), "chicken": say("chicken"), "goat": say("goat"),
-                   "sheep": say("sheep"), "cattle": say("cattle"), "horse": say("horse")}
+LIVESTOCK_DELIVERED = {
+    "pig": lambda n, sign: say_n("%(sign)s%(count)s pig delivered",
+                                 "%(sign)s%(count)s pigs delivered", n, sign=sign),
+    "chicken": lambda n, sign: say_n("%(sign)s%(count)s chicken delivered",
+                                     "%(sign)s%(count)s chickens delivered", n, sign=sign),
+    "goat": lambda n, sign: say_n("%(sign)s%(count)s goat delivered",
+                                  "%(sign)s%(count)s goats delivered", n, sign=sign),
+    "sheep": lambda n, sign: say_n("%(sign)s%(count)s sheep delivered",
+                                   "%(sign)s%(count)s sheep delivered", n, sign=sign),
+    "cattle": lambda n, sign: say_n("%(sign)s%(count)s head of cattle delivered",
+                                    "%(sign)s%(count)s cattle delivered", n, sign=sign),
+    "horse": lambda n, sign: say_n("%(sign)s%(count)s horse delivered",
+                                   "%(sign)s%(count)s horses delivered", n, sign=sign)}
+
+
+def delivered(kind: str, n: int, sign: str = "") -> Message:
+    return LIVESTOCK_DELIVERED[kind](n, sign)
+
+
 LIVESTOCK_COUNTS = {  # and with their number, for the box's limits: "6 pigs"
     "pig": lambda n: say_n("%(count)s pig", "%(count)s pigs", n),
     "chicken": lambda n: say_n("%(count)s chicken", "%(count)s chickens", n),

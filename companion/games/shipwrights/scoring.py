@@ -35,11 +35,19 @@ SETS = "raid_trade_upgrade_sets"
 # row but the tracks (the table keeps them) is entered at the end; a count only a bonus
 # Longship reads is needed by the sheets with that bonus, and the supplies only break ties.
 END = {"end_game": True}
+
+
+def bonus_longships(kind: str, n: int, sign: str = "") -> Message:
+    """Longships of one bonus, for a change's label: "+1 Longship: 2 VP per Raid Card"."""
+    return say_n("%(sign)s%(count)s Longship: %(bonus)s", "%(sign)s%(count)s Longships: "
+                 "%(bonus)s", n, sign=sign, bonus=BONUS_LABELS.get(kind, kind))
+
+
 SHEET_FIELDS = (
     SheetField("longships_vp", say("Longships: VP printed on constructed Longships"), **END),
     SheetField("longship_bonuses", say("Longships with an end-game bonus (one entry each)"),
                kind="choices", choices=BONUS_TYPES, max_items=MAX_BONUS_LONGSHIPS, **END,
-               key_labels=tuple(BONUS_LABELS.items())),
+               key_labels=tuple(BONUS_LABELS.items()), counted=bonus_longships),
     SheetField("unique_buildings", say("Unique Buildings (Huts count)"), **END,
                needed=bonus_of("unique_buildings")),
     SheetField("unique_longships", say("Unique Longships (Eikjas count)"), **END,
