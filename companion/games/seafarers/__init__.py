@@ -14,7 +14,7 @@ from pydantic import Field
 from ..bodies import Player
 from ..errors import RuleError, say
 from ..inputs import Option, SheetField, player_of
-from ..messages import Message, series
+from ..messages import Message, join_names, say_n
 from ..protocol import Game
 from ..ranking import score_response
 from . import board, book, race, sheets, table
@@ -249,9 +249,10 @@ class SeafarersGame(Game):
         if result["reached_target"]:
             state["finished"] = True
             state["table"].setdefault("notices", []).append(
-                say("%(players)s reached %(target)s victory points: the game is over.",
-                    players=series(result["reached_target"], ", "),
-                    target=result["target_vp"]))
+                say_n("%(players)s reached %(target)s victory points: the game is over.",
+                      "%(players)s reached %(target)s victory points: the game is over.",
+                      len(result["reached_target"]), players=join_names(result["reached_target"]),
+                      target=result["target_vp"]))
             return state
         return super().advance(state)
 
