@@ -118,3 +118,16 @@ def test_applying_a_counted_label_needs_no_key(app):
         for lang in ("de", "fr"):
             assert kind not in said(app, lang, label), (kind, lang)
     apply_event(state, sheet("Ann", add={"livestock": {"pig": 1}}))
+
+
+def test_livestock_sets_of_any_sizes_read_well(app):
+    """'Sets of 3, 1 different types' put a list of sizes where German and French agree a
+    noun with one number ('1 types différents'): they say the sizes apart from the noun."""
+    from companion.games.explorers.scoring import livestock_row
+
+    vp, words = livestock_row({"pig": 2, "goat": 1, "horse": 1})
+    assert (vp, str(words)) == (7, "Sets of 3, 1 different types: 6 + 1 = 7 VP.")
+    assert said(app, "de", words) == ("Sätze verschiedener Arten (Größe jedes Satzes: 3, 1): "
+                                      "6 + 1 = 7 SP.")
+    assert said(app, "fr", words) == ("Séries de types différents (taille de chaque série : "
+                                      "3, 1) : 6 + 1 = 7 PV.")
