@@ -112,7 +112,7 @@ def test_the_score_sheet_and_the_final_screen_show_each_players_time(app, client
              order[2]: ("30 s", "1 turn", "30 s")}
     said = " · ".join(f"{n}: {times[n][0]}, {times[n][1]}, longest turn {times[n][2]}"
                       for n in names)
-    assert f"Time per player {said}" in " ".join(text.split())
+    assert f"Time per player – {said}" in " ".join(text.split())   # the row name, a dash
     page = client.get(view).get_data(as_text=True)
     assert f"{order[0]}: 1 min 15 s, longest turn 1 min 00 s" in page
     assert f"{order[2]}: 30 s, longest turn 30 s" in page
