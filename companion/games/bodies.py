@@ -45,9 +45,11 @@ from .refusals import refusal
 # disagree on \s, and "not blank" must mean one thing to the server and to every generator.
 SPACE = "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace())
 NOT_BLANK = f"[^{SPACE}]"
-# a text with something besides spaces in it, and no NUL (the API's text rule, which the
-# document says in every string: companion.web.openapi.text_rule), as one pattern
+# the API's text rule (companion.web.jsoncheck) as far as a pattern can say it: no NUL. Every
+# string and key of a declaration says it (NoTitles); NOT_BLANK_TEXT says it with "not blank"
+TEXT_PATTERN = "^[^\\x00]*$"
 NOT_BLANK_TEXT = f"^[^\\x00]*[^\\x00{SPACE}][^\\x00]*$"
+PRINTABLE = "^[!-~]+$"      # printable ASCII, no space (a device): no NUL either
 REF = "#/components/schemas/{model}"
 MAX_DEVICE = 64
 
@@ -136,9 +138,14 @@ def _no_newline(value: str) -> str:
     return value
 
 
-Device = Annotated[str, Field(min_length=1, max_length=MAX_DEVICE, pattern="^[!-~]+$"),
-                   AfterValidator(_no_newline)]
+Device = Annotated[str, Field(
+    min_length=1, max_length=MAX_DEVICE, pattern=PRINTABLE, description=(
+        "The device (phone or client) making the change, recorded with the event; undo with a "
+        "device takes back that device's last change.")), AfterValidator(_no_newline)]
 Int64 = whole(-(2**63) + 1, 2**63 - 1)  # what a database's BIGINT and every JSON reader hold
+Version = Annotated[Int64 | None, Field(description=(
+    "The version the change was made on: a stale one is a 409 and records nothing. Absent or "
+    "null: no check; such a write waits for the play's lock and never answers 409."))]
 Anything = dict[str, Any] | None        # data a handler does not read
 
 
@@ -255,8 +262,7 @@ def event_type(game_key: str, events: dict[str, On], imported: bool = False) -> 
         data = Anything if on.data is None else on.data
         needed = on.data is not None and not on.optional
         extra = {"at": (JsonValue, None)} if imported else {
-            "expected_version": (Int64 | None, None),
-            "device": (Device | None, None)}
+            "expected_version": (Version, None), "device": (Device | None, None)}
         branch = create_model(
             f"{'Import' if imported else 'Event'}{game_key}{kind.title().replace('_', '')}",
             __base__=Open if imported else Body, __doc__=on.words or None,
@@ -285,7 +291,17 @@ def check(kind: Any, value: Any, where: str = "") -> Any:
 
 class NoTitles(GenerateJsonSchema):
     """Titles only where a declaration gives one (a row's label), no defaults (a default is
-    the server's business, not a value to send)."""
+    the server's business, not a value to send); the text rule in every string and in the keys
+    of every object that takes keys besides its own."""
+
+    def str_schema(self, schema) -> dict:
+        return with_rule(super().str_schema(schema))
+
+    def model_schema(self, schema) -> dict:
+        out = super().model_schema(schema)
+        if out.get("additionalProperties") is not False:
+            out["propertyNames"] = {"pattern": TEXT_PATTERN}
+        return out
 
     def field_title_should_be_set(self, schema) -> bool:
         return False
@@ -300,7 +316,16 @@ class NoTitles(GenerateJsonSchema):
         for pattern, values in out.pop("patternProperties", {}).items():
             out["additionalProperties"] = values
             out.setdefault("propertyNames", {})["pattern"] = pattern
+        with_rule(out.setdefault("propertyNames", {}))
         return out
+
+
+def with_rule(schema: dict) -> dict:
+    """A string's schema with the text rule: as its pattern, or beside a pattern of its own."""
+    pattern = schema.setdefault("pattern", TEXT_PATTERN)
+    if pattern not in (TEXT_PATTERN, NOT_BLANK_TEXT, PRINTABLE):
+        schema.setdefault("allOf", []).append({"pattern": TEXT_PATTERN})
+    return schema
 
 
 @cache

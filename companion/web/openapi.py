@@ -7,10 +7,9 @@ import copy
 import re
 
 from ..games import GAMES
-from ..games.bodies import NOT_BLANK_TEXT, REF, Device, schema_of
+from ..games.bodies import REF, TEXT_PATTERN, schema_of
 from .changes import KEY_HEADER, MAX_KEY
 
-TEXT_PATTERN = "^[^\\x00]*$"
 TEXT_WORDS = ("Every string and key of a request is text without NUL (every string schema says "
               "so) and without lone surrogate escapes such as \"\\udaa9\" (no pattern a "
               "validator reads alike can say so): either is a 400 invalid_text.")
@@ -30,15 +29,14 @@ SSE = {"type": "object", "required": ["event", "data"],
                       "data": {"type": "string", "pattern": "^[0-9]+$"},
                       "retry": {"type": "integer", "minimum": 0}, "id": {"type": "string"}}}
 OBJECT, TEXT = {"type": "object"}, {"type": "string"}
-# answers only: the document's text rule reaches every other component (they are requests)
-ANSWERS = ("Error", "ScoreResponse", "State", "StateResponse", "CatalogueVersions", "Clock")
 
 
 def ref(name: str) -> dict:
     return {"$ref": REF.format(model=name)}
 
 
-PARAMS = {"play_id": {"type": "string", "maxLength": 64}, "game_id": {"enum": list(GAMES)},
+PARAMS = {"play_id": {"type": "string", "maxLength": 64, "pattern": TEXT_PATTERN},
+          "game_id": {"enum": list(GAMES)},
           "version_id": {"type": "integer"}}
 BODY, TOKEN = (400, 413, 415, 422), (401, 403)    # a route that reads a body, takes a token
 CHANGE = (*BODY, *TOKEN, 409)                     # a change to a play
@@ -75,7 +73,8 @@ ROUTES = {
     "api.get_catalogue": lambda g: (catalogue(g, read=True), ()),
     "api.put_catalogue": lambda g: (catalogue(g), (*BODY, *TOKEN), {"anyOf": [box(g), {
         "type": "object", "required": ["catalogue"], "properties": {"catalogue": box(g)},
-        "additionalProperties": ref("JsonValue")}]}, " " + g.catalogue_type.__doc__),
+        "additionalProperties": ref("JsonValue"), "propertyNames": {"pattern": TEXT_PATTERN}}]},
+        " " + g.catalogue_type.__doc__),
     "api.shipwrights_heroes": (OBJECT, BODY, "HeroesRequest"),
     "api.create_play": (OBJECT, (*BODY, 404), "PlayRequest"),
     "api.get_play": ("StateResponse", TOKEN),
@@ -83,7 +82,7 @@ ROUTES = {
     "api.post_event": ("StateResponse", CHANGE, {
         "anyOf": [ref(f"Event{g.capitalize()}") for g in GAMES],
         "description": "An event for the play's game: the Event schema of that game "
-                       "(EventKnarr, EventExplorers, ...). Event describes all in words."}),
+                       "(EventKnarr, EventExplorers, ...)."}),
     "api.undo": ("StateResponse", CHANGE, "UndoRequest"),
     "api.redo": ("StateResponse", CHANGE, "RedoRequest"),
     "api.scoresheet": (("application/pdf", TEXT), (*TOKEN, 503)),
@@ -126,8 +125,6 @@ def op(endpoint: str, method: str, path: str, summary: str, ok, errors, body=Non
         parameters.append(KEY)
     if parameters:
         out["parameters"] = parameters
-    for schema in (body, *(p["schema"] for p in parameters)):    # they are requests
-        text_rule(schema)
     if 401 in errors:
         out["security"] = [{"bearer": []}]
     return out
@@ -214,37 +211,6 @@ def answers() -> dict:
     }
 
 
-def event_words() -> dict:
-    """Every event in words (the body is the Event<Game> of the play's game)."""
-    from ..plays import COMMON_EVENTS
-
-    kinds = dict.fromkeys([*COMMON_EVENTS, *(t for g in GAMES.values() for t in g.event_types)])
-    own = "; ".join(f"{g.name}: {', '.join(g.event_types) or 'none'}" for g in GAMES.values())
-    device = {**schema_of(Device), "type": ["string", "null"], "description": (
-        "The device (phone or client) making the change, recorded with the event; undo with a "
-        "device takes back that device's last change.")}
-    return {"type": "object", "required": ["type"], "additionalProperties": False,
-            "description": "Every event in words: the body is the Event schema of the play's "
-                           "game (EventKnarr, ...).", "properties": {
-        "type": {"type": "string", "enum": list(kinds), "description": (
-            f"Every game: {', '.join(COMMON_EVENTS)}; each game's own: {own}.")},
-        "data": {"type": ["object", "null"], "description": (
-            'e.g. {"player", "fields": {...}} to set sheet fields, {"player", "add": '
-            '{field: n}} to add n to a number field ({field: {key: n}} for a counts or '
-            'choices field; a result outside the field\'s bounds is a 422 out_of_range, '
-            'nothing is clamped), or a game\'s own event data (Reavers "territories" and '
-            'Explorers "update_island" / "set_influence" also take "add"). Adds commute: send '
-            'them without expected_version.')},
-        "expected_version": {"type": ["integer", "null"], "description": (
-            "The version the change was made on: a stale one is a 409 and records nothing. "
-            "Absent or null: no check; such a write waits for the play's lock and never "
-            "answers 409.")},
-        "device": device},
-        "examples": [{"type": "sheet", "data": {"player": "Ann", "fields": {"vp": 4}}},
-                     {"type": "sheet", "data": {"player": "Ann", "add": {"vp": 1}}},
-                     {"type": "pause"}, {"type": "resume"}]}
-
-
 def declared_bodies() -> dict:
     """Every request body as it is declared (a model by its own name), with the models it is
     made of among the components: the schema is the declaration that checks."""
@@ -268,54 +234,12 @@ def declared_bodies() -> dict:
 
 
 def openapi_document(app=None) -> dict:
-    document = {
+    return {
         "openapi": "3.1.0",
         "info": {"title": "North Sea Companion API", "version": "1",
                  "description": "Setup, scoring and plays for five seafaring board games. "
                                 + TEXT_WORDS},
         "paths": paths(app),
-        "components": {"schemas": {**declared_bodies(), "Event": event_words(), **answers()},
+        "components": {"schemas": {**declared_bodies(), **answers()},
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}}}
-    for name, schema in document["components"]["schemas"].items():
-        if name not in ANSWERS:     # (a path's parameters and bodies: op)
-            text_rule(schema)
-    return document
 
-
-# ------------------------------------------------------------------ text the server takes
-# The server's text rule (companion.web.jsoncheck), as TEXT_WORDS says it, is written into
-# every request schema in one pass; NUL only, as jsonschema_rs (the validator schemathesis
-# generates with: Rust strings hold no surrogate) reads no pattern naming surrogates. A pattern
-# of its own gets the rule beside it (allOf), unless it says it already (NOT_BLANK_TEXT, or
-# printable ASCII only: the device, the Idempotency-Key).
-SAYS_IT = re.compile(r"\^\[[ !]-~\]\+\$|\^\[0-9\]\+\$")
-NESTED = ("items", "additionalProperties", "propertyNames", "not", "contains")
-
-
-def text_rule(schema) -> None:
-    if not isinstance(schema, dict):
-        return
-    kinds = schema.get("type")
-    kinds = set(kinds) if isinstance(kinds, list) else {kinds}
-    if "string" in kinds:
-        with_rule(schema)
-    if ("object" in kinds or "properties" in schema) and schema.get(
-            "additionalProperties", True) is not False:
-        with_rule(schema.setdefault("propertyNames", {}))
-    for key in NESTED:
-        text_rule(schema.get(key))
-    for key in ("oneOf", "anyOf", "allOf", "prefixItems"):
-        for sub in schema.get(key) or ():
-            text_rule(sub)
-    for key in ("properties", "patternProperties", "$defs"):
-        for sub in (schema.get(key) or {}).values():
-            text_rule(sub)
-
-
-def with_rule(schema: dict) -> None:
-    pattern = schema.get("pattern")
-    if pattern is None:
-        schema["pattern"] = TEXT_PATTERN
-    elif pattern not in (TEXT_PATTERN, NOT_BLANK_TEXT) and not SAYS_IT.fullmatch(pattern) \
-            and {"pattern": TEXT_PATTERN} not in schema.get("allOf", ()):
-        schema.setdefault("allOf", []).append({"pattern": TEXT_PATTERN})

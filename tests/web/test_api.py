@@ -263,10 +263,14 @@ def test_openapi_event_types_are_exactly_what_the_server_takes(client):
     from companion.plays import COMMON_EVENTS
 
     doc = client.get("/api/v1/openapi.json").json
-    listed = doc["components"]["schemas"]["Event"]["properties"]["type"]["enum"]
-    wanted = set(COMMON_EVENTS).union(*(g.event_types for g in GAMES.values()))
-    assert set(listed) == wanted and len(listed) == len(wanted)
     schemas = doc["components"]["schemas"]
+    for game in GAMES.values():
+        branches = schemas[f"Event{game.id.capitalize()}"]["oneOf"]
+        listed = [schemas[b["$ref"].rsplit("/", 1)[-1]]["properties"]["type"]["const"]
+                  for b in branches]
+        wanted = {*COMMON_EVENTS, *game.event_types} - (
+            set() if game.box_value_type else {"box_value"})
+        assert set(listed) == wanted and len(listed) == len(wanted), game.id
     seat = schemas["ScoreRequestKnarr"]["properties"]["players"]["items"]
     seat = schemas[seat["$ref"].rsplit("/", 1)[-1]]
     assert seat["required"] == ["name"] and seat["additionalProperties"] is False
@@ -335,14 +339,18 @@ def test_every_text_in_the_document_carries_the_servers_text_rule(client):
         if isinstance(schema, dict):
             kinds = schema.get("type")
             kinds = kinds if isinstance(kinds, list) else [kinds]
-            if "string" in kinds and "enum" not in schema:
+            if "string" in kinds and "enum" not in schema and "const" not in schema:
                 seen["strings"] += 1
                 assert refuses_bad_text(schema), schema
             if ("object" in kinds or "properties" in schema) \
                     and schema.get("additionalProperties", True) is not False:
                 seen["keys"] += 1
                 assert refuses_bad_text(schema["propertyNames"]), schema
-            for value in schema.values():
+            for key, value in schema.items():
+                if key == "not":        # what it names is refused: no text a request holds
+                    continue
+                if key in ("anyOf", "oneOf", "allOf"):    # a bare rule on the value itself
+                    value = [v for v in value if "type" in v or "$ref" in v]
                 walk(value)
         elif isinstance(schema, list):
             for value in schema:

@@ -145,5 +145,7 @@ def test_the_openapi_document_names_the_clock_and_its_events(client):
     assert set(schemas["Clock"]["required"]) == {"started_at", "finished_at", "running",
                                                  "elapsed_s"}
     assert "clock" in schemas["State"]["required"]
-    assert {"type": "pause"} in schemas["Event"]["examples"]
-    assert {"type": "resume"} in schemas["Event"]["examples"]
+    for game in ("Knarr", "Explorers", "Shipwrights", "Reavers", "Seafarers"):
+        for kind in ("Pause", "Resume"):       # every game's event, its data not read
+            assert schemas[f"Event{game}{kind}"]["properties"]["type"]["const"] == kind.lower()
+            assert f"Event{game}{kind}" in str(schemas[f"Event{game}"]["oneOf"])

@@ -359,6 +359,8 @@ def test_openapi_names_the_key_header_and_the_device(client):
         assert "Idempotent-Replayed" in op["responses"]["200"]["headers"]
         assert "first answer's status and body" in key[0]["description"]
     schemas = doc["components"]["schemas"]
-    assert schemas["Event"]["properties"]["device"]["maxLength"] == 64
-    assert "add" in schemas["Event"]["properties"]["data"]["description"]
+    device = schemas["EventKnarrSheet"]["properties"]["device"]["anyOf"][0]
+    assert device["maxLength"] == 64 and "device" in device["description"]
+    assert "add" in schemas["SheetAddKnarr"]["description"]
+    assert "409" in schemas["EventKnarrSheet"]["properties"]["expected_version"]["description"]
     assert "device" in schemas["UndoRequest"]["properties"]
