@@ -23,6 +23,16 @@ def missing(reason: str):
     pytest.skip(reason)
 
 
+def standalone(kind) -> dict:
+    """The JSON Schema of a declared body on its own (its models under $defs), as plain JSON
+    (the rows' labels, messages in the declaration, as their English)."""
+    import json
+
+    from companion.games.bodies import NoTitles, adapter
+
+    return json.loads(json.dumps(adapter(kind).json_schema(schema_generator=NoTitles)))
+
+
 def make_app(tmp_path: Path, url: str | None = None, **config):
     app = create_app({"TESTING": True, "DATABASE_URL": url or f"sqlite:///{tmp_path / 'test.db'}",
                       "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,

@@ -1,13 +1,6 @@
 """Request bodies declared once, as pydantic v2 types: the same declaration validates what
-comes in and is the JSON Schema of the OpenAPI document (companion.web.openapi).
-
-Why pydantic rather than msgspec: a pydantic error carries its location as a tuple
-(("players", 1, "sheet", "outposts")) that becomes the API's ``field`` directly, with a type
-and context from which a plain sentence is made; its JSON Schema is 2020-12 (OpenAPI 3.1's)
-with references that point where we say; constraints and validators compose with
-``Annotated``; and with ``regex_engine="python-re"`` a pattern means the same to the server
-and to the generators that read the document. msgspec reports ``$.players[1]...`` as text,
-takes no validators and no union of two object-like types (a list or counts per kind).
+comes in and is the JSON Schema of the OpenAPI document (companion.web.openapi). Why pydantic
+rather than msgspec is said once, in the commit that chose it (324773a: git show 324773a).
 
 Shapes only: a rule that needs other fields, other players or the play stays in Python and is
 a 422 with its code. Every type here is strict (no text for numbers, no numbers for flags):
@@ -15,7 +8,6 @@ the HTML forms turn their text into JSON values first (companion.web.forms).
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, reduce
@@ -331,15 +323,5 @@ def with_rule(schema: dict) -> dict:
 @cache
 def schema_of(kind: Any) -> dict:
     """The JSON Schema of ``kind`` as declared: its titles are the rows' labels as messages
-    (a refusal says the row in the reader's language); ``plain_json`` for the document."""
+    (a refusal says the row in the reader's language; JSON writes their English)."""
     return adapter(kind).json_schema(ref_template=REF, schema_generator=NoTitles)
-
-
-def plain_json(schema: dict) -> dict:
-    """A copy of ``schema`` as plain JSON: every message its English text."""
-    return json.loads(json.dumps(schema))
-
-
-def standalone(kind: Any) -> dict:
-    """The JSON Schema of ``kind`` on its own (its models under $defs), as plain JSON."""
-    return plain_json(adapter(kind).json_schema(schema_generator=NoTitles))

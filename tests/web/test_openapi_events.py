@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import GAMES
-from companion.games.bodies import standalone
 from companion.games.inputs import is_whole_number_text
 from companion.games.protocol import Game
 from companion.games.reavers.box import number_text
 from companion.plays import COMMON_EVENTS, event_body
+from tests.conftest import standalone
 
 EVENT_OF = {g: jsonschema_rs.validator_for(standalone(event_body(g))) for g in GAMES}
 

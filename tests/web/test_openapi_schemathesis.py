@@ -20,11 +20,10 @@ from schemathesis.pytest import _test_builder
 from schemathesis.specs.openapi.checks import ParameterLocation
 
 from companion.games import GAMES
-from companion.games.bodies import standalone
 from companion.games.errors import RuleError
 from companion.owner import owner_key
 from companion.plays import event_body
-from tests.conftest import make_app
+from tests.conftest import make_app, standalone
 
 load_all_checks()
 ALL_CHECKS = CHECKS.get_all()
@@ -82,9 +81,8 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", API_APP, config=
 
 
 EVENTS = "/api/v1/plays/{play_id}/events"
-# each game's Event<Game> as built (before the document-wide text rule, whose surrogate range
-# the Rust validator's regex engine cannot read; text the rule refuses is a 400 invalid_text
-# on every operation alike)
+# each game's Event<Game> as declared (a lone surrogate, which no pattern says, is a 400
+# invalid_text on every operation alike)
 EVENT_OF = {g: jsonschema_rs.validator_for(standalone(event_body(g))) for g in GAMES}
 SEATS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 OPTIONS = {"explorers": {"rocks_of_ruin": True}}      # every row of its sheet in play
