@@ -1,6 +1,7 @@
-"""Incoming JSON that no game could mean: nested absurdly deep (Python's parser and deepcopy
-would overflow their stack) or holding text that is not Unicode (a lone surrogate escape such
-as "\\udaa9" parses, but no page showing it could ever be encoded). A 400 naming the field."""
+"""Every string and key of a request is text without NUL (every string schema says so) and
+without lone surrogate escapes such as "\\udaa9" (no pattern a validator reads alike can say
+so; no page could show one): either is a 400 invalid_text, and JSON nested absurdly deep (past
+what Python's parser and copies can take) a 400 too_deep, each naming the field."""
 from __future__ import annotations
 
 import json

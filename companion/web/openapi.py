@@ -8,11 +8,9 @@ import re
 
 from ..games import GAMES
 from ..games.bodies import REF, TEXT_PATTERN, schema_of
+from . import jsoncheck
 from .changes import KEY_HEADER, MAX_KEY
 
-TEXT_WORDS = ("Every string and key of a request is text without NUL (every string schema says "
-              "so) and without lone surrogate escapes such as \"\\udaa9\" (no pattern a "
-              "validator reads alike can say so): either is a 400 invalid_text.")
 KEY = {"name": KEY_HEADER, "in": "header", "required": False, "schema": {
     "type": "string", "minLength": 1, "maxLength": MAX_KEY, "pattern": "^[ -~]+$"},
     "description": "One key per change (e.g. a UUID made when the person tapped). A repeat "
@@ -238,7 +236,7 @@ def openapi_document(app=None) -> dict:
         "openapi": "3.1.0",
         "info": {"title": "North Sea Companion API", "version": "1",
                  "description": "Setup, scoring and plays for five seafaring board games. "
-                                + TEXT_WORDS},
+                                + " ".join(jsoncheck.__doc__.split())},
         "paths": paths(app),
         "components": {"schemas": {**declared_bodies(), **answers()},
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}}}
