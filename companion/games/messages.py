@@ -38,7 +38,7 @@ class Message(str):
 
     def __new__(cls, id: str, params: Mapping[str, Any] | None = None, plural=None) -> Message:
         id, params = str(id), dict(params) if params else {}
-        self = super().__new__(cls, _fill(id, params, plural=plural))
+        self = super().__new__(cls, _fill(id, params, plural))
         self.id, self.params, self.plural = id, params, plural
         return self
 
@@ -123,35 +123,32 @@ def render(value: Any, shape: Callable[[str], str] = str, number: Callable[[Any]
     """``value`` in words (by default English): ``shape(id)`` is a message id in the reader's
     language (``counted`` a counted one's, as ngettext), ``number`` writes a number, ``listing``
     joins a list. A plain ``str`` is a word of the core's (a terrain): looked up as an id."""
-    if value is None:
-        return ""
-    if isinstance(value, Message):
-        return _fill(value.id, value.params, shape, number, listing, value.plural, counted)
-    if isinstance(value, str):
+    if value is None or type(value) is str:
         return shape(value) if value else ""
-    return _param(value, shape, number, listing, counted)
+    return _said(value, (shape, number, listing, counted))
 
 
-def _param(value: Any, shape, number, listing, counted) -> str:
+def _said(value: Any, how: tuple) -> str:
+    """A message, or a parameter of one (a name as typed), in words as ``how`` says them."""
     if isinstance(value, Message):
-        return render(value, shape, number, listing, counted)
+        return _fill(value.id, value.params, value.plural, how)
     if isinstance(value, str):
-        return value                                  # as typed
+        return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return number(value)
+        return how[1](value)
     if isinstance(value, (list, tuple)):
-        return listing([_param(v, shape, number, listing, counted) for v in value])
+        return how[2]([_said(v, how) for v in value])
     return str(value)
 
 
-def _fill(id: str, params: Mapping[str, Any], shape=str, number=str, listing=english_list,
-          plural: str | None = None, counted=ENGLISH) -> str:
+def _fill(id: str, params: Mapping[str, Any], plural: str | None = None,
+          how: tuple = (str, str, english_list, ENGLISH)) -> str:
     """Message ``id`` with ``params`` said as ``render`` says them (by default in English)."""
-    n = params.get("count")
+    n, shape, counted = params.get("count"), how[0], how[3]
     said = counted(id, plural, n) if plural else shape(id).rpartition(CONTEXT)[2] if id else ""
     if not params:
         return said
-    params = {k: _param(v, shape, number, listing, counted) for k, v in params.items()}
+    params = {k: _said(v, how) for k, v in params.items()}
     try:
         return said % params
     except (KeyError, TypeError, ValueError):   # a translation that lost a placeholder
