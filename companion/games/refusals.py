@@ -40,7 +40,9 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     # not "not a name")
     fault = max(err.errors(include_url=False), key=lambda e: len(e["loc"]))
     kind, ctx = fault["type"], fault.get("ctx") or {}
-    path, key_fault = _path(value, fault["loc"])
+    # a union's tag: the choices are the union's
+    tag = (ctx["discriminator"].strip("'"),) if kind.startswith("union_tag") else ()
+    path, nodes, key_fault = _follow(schema, value, (*fault["loc"], *tag))
     if kind == "extra_forbidden" or key_fault:
         return RuleError(say("Unknown field '%(key)s'.", key=path[-1]), join_field(where, path),
                          "unknown_field")
@@ -49,10 +51,7 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
         path += [at] if isinstance(at, int) else at.split(".") if at else []
         said = ctx["said"]
         return RuleError(said, join_field(where, path))
-    faulty = len(path)              # a union's tag: the choices are the union's
-    if kind.startswith("union_tag"):
-        path.append(ctx["discriminator"].strip("'"))
-    nodes, defs = _walk(schema, value, path), schema.get("$defs", {})
+    faulty, defs = len(path) - len(tag), schema.get("$defs", {})
     choices = _choices(nodes[min(faulty, len(nodes) - 1)], defs)
     row = _label(nodes[1:], defs) or (str(path[-1]) if path else say("The request"))
     family = next((k for k in MESSAGES if kind.startswith(k)), "")    # string_too_long: string
@@ -70,25 +69,6 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
                                         if f"%({k})s" in shape.id}), join_field(where, path), code)
 
 
-def _path(value: Any, loc: tuple) -> tuple[list, bool]:
-    """The loc's steps that are the body's own keys and indexes (a union's branch names are
-    not); whether the fault is in a key itself."""
-    path, node = [], value
-    for step in loc:
-        if step == "[key]":
-            return path, True
-        if isinstance(node, dict) and step in node:
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
-            node = node[step]
-        elif isinstance(node, dict) and isinstance(step, str) and step == loc[-1]:
-            node = None              # a key that is missing or not allowed
-        else:
-            continue
-        path.append(step)
-    return path, False
-
-
 def join_field(where: str, path: list) -> str | None:
     """A field as the API names it: "players[1].sheet.outposts" (an empty key as [""])."""
     out = where
@@ -100,25 +80,32 @@ def join_field(where: str, path: list) -> str | None:
     return out or None
 
 
-def _walk(schema: dict, value: Any, path: list) -> list[dict]:
-    """The schema's nodes along ``path``, the schema itself first (references followed, the
-    branch that fits the value chosen); shorter where the schema says no more."""
-    defs, nodes = schema.get("$defs", {}), [schema]
-    for step in path:
-        node = _pick(_deref(nodes[-1], defs), value, defs)
-        nxt = None
-        if isinstance(step, int):
-            nxt = node.get("items")
-        elif isinstance(node.get("properties"), dict) and step in node["properties"]:
-            nxt = node["properties"][step]
-        elif isinstance(node.get("additionalProperties"), dict):
-            nxt = node["additionalProperties"]
-        if nxt is None:
-            break
-        value = value.get(step) if isinstance(value, dict) else value[step] if isinstance(
-            value, list) and isinstance(step, int) and step < len(value) else None
-        nodes.append(nxt)
-    return nodes
+def _follow(schema: dict, value: Any, loc: tuple) -> tuple[list, list[dict], bool]:
+    """Along a fault's ``loc``: its steps that are the body's own keys and indexes (a union's
+    branch names are not); the schema's nodes along them, the schema itself first (references
+    followed, the branch that fits the value chosen), fewer where the schema says no more; and
+    whether the fault is in a key itself."""
+    defs, path, nodes = schema.get("$defs", {}), [], [schema]
+    for step in loc:
+        if step == "[key]":
+            return path, nodes, True
+        if isinstance(value, dict) and (step in value or isinstance(step, str)
+                                        and step == loc[-1]):
+            inner = value.get(step)     # None: a key that is missing or not allowed
+        elif isinstance(value, list) and isinstance(step, int) and step < len(value):
+            inner = value[step]
+        else:
+            continue
+        if len(nodes) > len(path):      # the schema said each step so far
+            node = _pick(_deref(nodes[-1], defs), value, defs)
+            said = node.get("properties") or {}
+            nxt = node.get("items") if isinstance(step, int) else said[step] if step in said \
+                else node.get("additionalProperties")
+            if isinstance(nxt, dict):
+                nodes.append(nxt)
+        path.append(step)
+        value = inner
+    return path, nodes, False
 
 
 def _deref(node: dict, defs: dict) -> dict:
