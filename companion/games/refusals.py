@@ -40,7 +40,6 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     # not "not a name")
     fault = max(err.errors(include_url=False), key=lambda e: len(e["loc"]))
     kind, ctx = fault["type"], fault.get("ctx") or {}
-    # a union's tag: the choices are the union's
     tag = (ctx["discriminator"].strip("'"),) if kind.startswith("union_tag") else ()
     path, nodes, key_fault = _follow(schema, value, (*fault["loc"], *tag))
     if kind == "extra_forbidden" or key_fault:
@@ -51,8 +50,8 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
         path += [at] if isinstance(at, int) else at.split(".") if at else []
         said = ctx["said"]
         return RuleError(said, join_field(where, path))
-    faulty, defs = len(path) - len(tag), schema.get("$defs", {})
-    choices = _choices(nodes[min(faulty, len(nodes) - 1)], defs)
+    defs = schema.get("$defs", {})      # a union's tags as pydantic lists them ('a', 'b')
+    choices = ctx.get("expected_tags") or ", ".join(f"'{c}'" for c in _choices(nodes[-1], defs))
     row = _label(nodes[1:], defs) or (str(path[-1]) if path else say("The request"))
     family = next((k for k in MESSAGES if kind.startswith(k)), "")    # string_too_long: string
     shape = MESSAGES.get(family, say("%(row)s is not valid here."))
@@ -64,7 +63,7 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     declared = [p[bound] for p in _parts(nodes[-1]) if bound in p] if len(nodes) > 1 else []
     count = ctx.get("max_length") or ctx.get("min_length") or next(iter(declared), None)
     params = {"row": row, "low": ctx.get("ge"), "high": ctx.get("le"), "count": count,
-              "tag": ctx.get("tag"), "choices": ", ".join(f"'{c}'" for c in choices)}
+              "tag": ctx.get("tag"), "choices": choices}
     return RuleError(Message(shape.id, {k: v for k, v in params.items()
                                         if f"%({k})s" in shape.id}), join_field(where, path), code)
 
@@ -134,15 +133,10 @@ def _pick(node: dict, value: Any, defs: dict) -> dict:
 
 
 def _choices(node: dict, defs: dict) -> list:
-    """The values ``node`` allows (an enum, constants, a discriminated union's tags), from the
-    declaration itself: pydantic's own "'a', 'b' or 'c'" is English."""
-    node = _deref(node, defs)
-    tag = node.get("discriminator", {}).get("propertyName")
-    if tag:
-        return [_deref(b, defs).get("properties", {}).get(tag, {}).get("const")
-                for b in node.get("oneOf", ())]
+    """The values ``node`` allows (an enum, constants), from the declaration itself: pydantic's
+    own "'a', 'b' or 'c'" is English."""
     out: list = []
-    for part in _parts(node):
+    for part in _parts(_deref(node, defs)):
         part = _deref(part, defs)
         out += [c for c in part.get("enum", ()) if c not in (None, "")]
         if "const" in part:

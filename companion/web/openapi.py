@@ -38,12 +38,10 @@ PARAMS = {"play_id": {"type": "string", "maxLength": 64, "pattern": TEXT_PATTERN
           "version_id": {"type": "integer"}}
 BODY, TOKEN = (400, 413, 415, 422), (401, 403)    # a route that reads a body, takes a token
 CHANGE = (*BODY, *TOKEN, 409)                     # a change to a play
-SETUP_WORDS = (
-    ". A seeded setup. Seafarers: option layout 'book' (Four Islands, Oceans and Through the "
-    "Wasteland as the owner entered the book's diagram; until then the positions with terrain "
-    "null and layout_entered false) or 'variable' (the app's own, not the book's); option "
-    "target_vp only for The Great Crossing, whose book gives none (target_vp null until set); "
-    "every hex has a short label; pirate and robber with pirate_note and robber_note")
+# (what its options mean, their declarations say: OptionsSeafarers)
+SETUP_WORDS = (". A book layout the owner has not entered yet has terrain null and layout_entered "
+               "false; target_vp is null until set; every hex has a short label; pirate and "
+               "robber come with pirate_note and robber_note")
 
 
 def box(game) -> dict:
