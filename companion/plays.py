@@ -23,7 +23,7 @@ from .games.messages import Message, series
 from .games.protocol import make_rng, new_seed, refused_event
 from .games.requests import COLOURS, Seats, SeedValue, play_request, setup_request
 from .seats import SeatEdits, apply_edits
-from .sheet_changes import apply_sheet, sheet_change
+from .sheet_changes import apply_sheet, kind_word, sheet_change
 
 COMMON_EVENTS = ("sheet", "advance", "finish", "box_value", "seat_edits", "turn_limit",
                  *clock.EVENTS)
@@ -278,7 +278,7 @@ def kind_words(spec, label: Any, key: Any, n: Any, sign: str) -> Message:
     if spec is not None and spec.counted and isinstance(n, int):
         return spec.counted(key, n, sign)
     return Message("%(row)s %(kind)s %(change)s",
-                   {"row": label, "kind": key_word(spec, key), "change": f"{sign}{n}"})
+                   {"row": label, "kind": kind_word(spec, key), "change": f"{sign}{n}"})
 
 
 def sign_of(n: Any) -> str:
@@ -289,23 +289,16 @@ def signed(n: Any) -> str:
     return f"+{n}" if isinstance(n, int) and n > 0 else str(n)
 
 
-def key_word(spec, key: Any) -> Any:
-    """A kind of a row in a label ("Pigs", "Military"): the word the row declares for it (a
-    message, said in the reader's language), else the key in words."""
-    label = spec.key_label(key) if spec is not None and isinstance(key, str) else key
-    return label if isinstance(label, Message) else Message(str(key).replace("_", " "))
-
-
 def shown(value: Any, spec=None) -> Any:
     """A sheet value as an Undo label shows it: yes, no, blank, none, the kinds and counts, a
     text (as typed, cut short)."""
     if isinstance(value, bool):
         return say("yes") if value else say("no")
     if isinstance(value, dict):
-        return series([Message("%(kind)s %(count)s", {"kind": key_word(spec, k), "count": v})
+        return series([Message("%(kind)s %(count)s", {"kind": kind_word(spec, k), "count": v})
                        for k, v in value.items()], ", ") if value else say("none")
     if isinstance(value, list):
-        return series([key_word(spec, v) if isinstance(v, str) else v for v in value],
+        return series([kind_word(spec, v) if isinstance(v, str) else v for v in value],
                       ", ") if value else say("none")
     if value in (None, ""):
         return say("blank")

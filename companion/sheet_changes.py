@@ -181,8 +181,15 @@ def added(spec, current: Any, delta: Any, player: str) -> Any:
 
 
 def kind_row(spec, key: str) -> Message:
-    """A kind of a row as a refusal names it: "Delivered livestock (pig)"."""
-    return say("%(row)s (%(kind)s)", row=spec.label, kind=Message(key.replace("_", " ")))
+    """A kind of a row as a refusal names it: "Delivered livestock (Pigs)"."""
+    return say("%(row)s (%(kind)s)", row=spec.label, kind=kind_word(spec, key))
+
+
+def kind_word(spec, key: Any) -> Message:
+    """A kind of a row in a sentence ("Pigs", "Military"): the word the row declares for its
+    box (a message, said in the reader's language), the key in words only as a last resort."""
+    label = spec.key_label(key) if spec is not None and isinstance(key, str) else key
+    return label if isinstance(label, Message) else Message(str(key).replace("_", " "))
 
 
 def within(spec, value: int, player: str, label: str, suffix: str, minimum: int | None = None,

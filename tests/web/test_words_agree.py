@@ -131,3 +131,34 @@ def test_livestock_sets_of_any_sizes_read_well(app):
                                       "6 + 1 = 7 SP.")
     assert said(app, "fr", words) == ("Séries de types différents (taille de chaque série : "
                                       "3, 1) : 6 + 1 = 7 PV.")
+
+
+@pytest.mark.parametrize("game, event, de, fr", [
+    ("explorers", {"type": "set_influence", "data": {"island": 0, "player": "Ann",
+                                                     "vikings": -1}},
+     "Wikinger: mindestens 0.", "Vikings : au moins 0."),
+    ("explorers", {"type": "set_influence", "data": {"island": 0, "player": "Ann",
+                                                     "add": {"mill": 0}}},
+     "Mühle: eine ganze Zahl", "Moulin : ajoutez"),
+    ("shipwrights", sheet("Ann", add={"longship_bonuses": {"raid_cards": 99}}),
+     "(2 SP je Raubzugkarte) von Ann", "(2 PV par carte Raid) de Ann"),
+    ("reavers", {"type": "place", "data": {"location": "moon"}},
+     "Wähle einen Ort: Reaver anwerben, Handel mit Dörfern,",
+     "Choisissez un lieu : Recruter des Reavers, Commercer avec les villages,"),
+])
+def test_a_refusal_names_a_piece_a_kind_or_a_place_in_words(app, game, event, de, fr):
+    """A refusal that named a key ('mill: wahr oder falsch', '(raid cards)', 'Wähle einen
+    Ort: recruit_reavers, ...') names it in the reader's words."""
+    from companion.games import get_game
+    from companion.plays import parse_event
+    from tests.browser.english import key_word_in
+
+    state = play(game)
+    if game == "explorers":
+        state = apply_event(state, {"type": "add_island", "data": {"tiles": 3}})
+    with pytest.raises(RuleError) as refused:
+        apply_event(state, parse_event(get_game(game), event))
+    said_de, said_fr = said(app, "de", refused.value.message), said(app, "fr",
+                                                                     refused.value.message)
+    assert de in said_de and fr in said_fr, (said_de, said_fr)
+    assert key_word_in(said_de, "de") is None and key_word_in(said_fr, "fr") is None

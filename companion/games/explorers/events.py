@@ -15,8 +15,12 @@ from .play import add_island, end_turn, keep_captain, remove_island, set_influen
 
 Island = whole(0, MAX_ISLANDS - 1, say("Island"), description="The island's index on the "
                "table (from 0); one that is not on the table is a 422 unknown_island")
-Built = Annotated[bool | whole(0, 1), Field(description="Built (Rocks of Ruin; else a 422)")]
-PIECES = {k: Built if k in STRUCTURES else whole(0, MAX_NUMBER, k) for k in INFLUENCE}
+# the pieces as a refusal names them ("Vikings: at least 0"), never by their keys
+PIECE_TITLES = {"vikings": say("Vikings"), "outposts": say("Outposts"), "mill": say("Mill"),
+                "workshop": say("Workshop"), "barracks": say("Barracks")}
+PIECES = {k: Annotated[bool | whole(0, 1), Field(title=PIECE_TITLES[k], description="Built "
+                                                 "(Rocks of Ruin; else a 422)")]
+          if k in STRUCTURES else whole(0, MAX_NUMBER, PIECE_TITLES[k]) for k in INFLUENCE}
 Pieces = model_of("ExplorersPieces", PIECES, "A player's pieces on an island")
 ISLAND = {"tiles": whole(1, MAX_NUMBER, say("Tiles")), "complete": bool,
           "unraided_fortress": bool,
@@ -30,7 +34,8 @@ NewIsland = create_model("ExplorersNewIsland", __base__=Body, __doc__="A new isl
                          **{k: (v, ... if k == "tiles" else None) for k, v in ISLAND.items()})
 TileAdd = Annotated[model_of("ExplorersTileAdd", {"tiles": delta(100, say("tiles"))}),
                     Field(json_schema_extra={"minProperties": 1})]
-PieceAdd = Annotated[model_of("ExplorersPieceAdd", {k: delta(100, k) for k in INFLUENCE}),
+PieceAdd = Annotated[model_of("ExplorersPieceAdd",
+                              {k: delta(100, PIECE_TITLES[k]) for k in INFLUENCE}),
                      Field(json_schema_extra={"minProperties": 1})]
 
 

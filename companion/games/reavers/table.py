@@ -111,7 +111,7 @@ def new_table(state: dict) -> dict:
 class ReaversPlace(Body):
     """The next pawn goes to a free location."""
     location: worded(Literal[tuple(LOCATIONS)], say("Pick a location: %(locations)s.",
-                                                  locations=", ".join(LOCATIONS)))
+                                                  locations=series([*LOCATIONS.values()], ", ")))
     player: Player = None          # whose pawn (left out: the next one's)
 
 
