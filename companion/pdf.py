@@ -10,15 +10,20 @@ The server makes its PDFs in separate processes (companion/pdf_pool.py), each wi
 (profiled: docs/benchmarks.md): its fonts (a fresh WeasyPrint font configuration builds a new
 Pango font map, and every font size and weight a sheet uses is loaded anew, about 20 ms of a
 score sheet) and the print stylesheet, fetched and parsed once instead of per document (5 ms).
+Our templates are well-formed XML too, and a document that parses as XML is read by the
+standard library's expat instead of WeasyPrint's HTML5 parser, which is pure Python (2-2.7 ms
+of a 40-50 ms score sheet); anything else takes WeasyPrint's own way.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+from xml.etree import ElementTree
 
 # how the PDF templates link their stylesheets (templates/pdf/*.html)
 STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="([^"<>]+)">')
+DOCTYPE = re.compile(r"\A\s*<!doctype html>", re.I)
 # WeasyPrint's HTML user-agent stylesheet gives EVERY element a ::marker style and five note
 # and footnote pseudo-elements' styles: six computed styles more per element, most of a
 # score sheet's style work (a sheet of 50 cells: about 400 styles for 60 elements). Our
@@ -95,6 +100,30 @@ def scoped_html_class():
     sheet = CSS(string=text, counter_style=UA_COUNTER_STYLE)
 
     class ScopedHTML(HTML):
+        def __init__(self, string: str, base_url: str, url_fetcher):
+            """``string`` read as XML when it is well-formed XML of HTML elements only (then
+            the same tree as the HTML5 parser's, without WeasyPrint's namespaces: html, head
+            and body, and the tbody, written out), else by WeasyPrint: SVG or MathML inside
+            (the boards) is foreign content the HTML5 parser treats in its own way
+            (tests/web/test_pdf_render.py: the same pixels)."""
+            import cssselect2
+            from weasyprint import _find_base_url
+
+            root = None
+            if "<svg" not in string and "<math" not in string:
+                try:
+                    root = ElementTree.fromstring(DOCTYPE.sub("", string, count=1))
+                except ElementTree.ParseError:
+                    pass
+            if root is None or root.tag != "html" or [c.tag for c in root] != ["head", "body"]:
+                super().__init__(string=string, base_url=base_url, url_fetcher=url_fetcher)
+                return
+            self.base_url = _find_base_url(root, base_url)
+            self.url_fetcher, self.media_type = url_fetcher, "print"
+            self.wrapper_element = cssselect2.ElementWrapper.from_html_root(
+                root, content_language=None)
+            self.etree_element = self.wrapper_element.etree_element
+
         def _ua_stylesheets(self, forms=False):
             return [sheet, *super()._ua_stylesheets(forms)[1:]]
 

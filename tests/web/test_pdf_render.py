@@ -3,7 +3,9 @@ sheet's render cost). It scopes WeasyPrint's user-agent stylesheet to what the t
 (companion/pdf.py, UA_TRIMS: no ::marker style on every element, no footnote or note styles);
 the pages, rasterised by pdftoppm, are the same to the pixel, list markers included, in every
 game's sheet. If a WeasyPrint update changes the stylesheet so that a trim no longer applies,
-the renderer falls back to WeasyPrint's own class and the first test says so.
+the renderer falls back to WeasyPrint's own class and the first test says so. It reads our
+documents (score sheets, pads) as XML instead of by WeasyPrint's HTML5 parser: the same pixels,
+and the last test shows that each one is read that way.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ def test_every_trim_applies_to_this_weasyprint():
 
 @pytest.fixture(scope="module")
 def sheets(tmp_path_factory):
-    from companion.web.sheets import scoresheet_html
+    from companion.web.sheets import pad_html, scoresheet_html
 
     app = make_app(tmp_path_factory.mktemp("pdf"))
     service = app.extensions["companion"]
@@ -38,6 +40,8 @@ def sheets(tmp_path_factory):
         # a list too (a provisional score's questions): its markers must stay
         out[game.id] = html.replace("<table", '<div class="provisional"><ul><li>one</li>'
                                     "<li>two</li></ul></div><table", 1)
+    with app.test_request_context():
+        out["pad"] = pad_html(GAMES["knarr"], 5, "letter")
     return app.static_folder, out
 
 
@@ -49,7 +53,7 @@ def pixels(pdf: bytes, folder, name: str) -> Image.Image:
     return Image.open(folder / f"{name}.png").convert("RGB")
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", [*sorted(GAMES), "pad"])
 def test_the_renderer_draws_the_sheet_weasyprint_draws(sheets, game, tmp_path):
     from weasyprint import HTML
 
@@ -62,3 +66,32 @@ def test_the_renderer_draws_the_sheet_weasyprint_draws(sheets, game, tmp_path):
     a, b = pixels(ours, tmp_path, "ours"), pixels(plain, tmp_path, "plain")
     assert a.size == b.size
     assert ImageChops.difference(a, b).getbbox() is None
+
+
+@pytest.mark.parametrize("game", [*sorted(GAMES), "pad"])
+def test_the_renderer_reads_our_documents_as_xml(sheets, game, monkeypatch):
+    """Not by WeasyPrint's HTML5 parser (its HTML class's own __init__): the comparison above
+    is then one between the two parsers' trees."""
+    from weasyprint import HTML
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"{game}: read by WeasyPrint's HTML5 parser")
+
+    monkeypatch.setattr(HTML, "__init__", refuse)
+    assert Renderer(sheets[0]).render(sheets[1][game]).startswith(b"%PDF")
+
+
+def test_a_document_with_svg_inside_is_read_by_weasyprint(sheets, monkeypatch):
+    from weasyprint import HTML
+
+    read, original = [], HTML.__init__
+
+    def spy(self, *args, **kwargs):
+        read.append(1)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(HTML, "__init__", spy)
+    html = sheets[1]["knarr"].replace("<table", '<svg width="10" height="10"><rect '
+                                      'width="10" height="10"/></svg><table', 1)
+    assert Renderer(sheets[0]).render(html).startswith(b"%PDF")
+    assert read
