@@ -92,7 +92,7 @@ def reavers_rows(data: dict, extra: int) -> list[dict]:
     for kind in PRINTED_SPOILS:
         found = next((k for k in schedule if k.casefold() == kind.casefold()), None)
         rows.append({"name": found or kind, "steps": schedule.pop(found, []) if found else [],
-                     "printed": True})
+                     "printed": True, "word": kind})   # (the name as the box data keeps it)
     rows += [{"name": name, "steps": steps, "printed": False} for name, steps in schedule.items()]
     return rows + [{"name": "", "steps": [], "printed": False}] * max(extra, 1)
 

@@ -78,6 +78,20 @@ def test_reavers_form_saves_schedules_and_walls_with_a_per_row_error(client):
     assert walls.status_code == 422 and "Second place cannot be worth more" in text(walls)
 
 
+def test_reavers_printed_types_keep_the_pages_words_once_their_glory_is_saved(client):
+    """A printed type's row is named in the page's language whether or not the box data has
+    its schedule yet (the saved key is the English name: it showed through on the legend)."""
+    form = {"spoils-0-name": "Treasure", "spoils-0-1": "1", "spoils-1-name": "Art",
+            "spoils-2-name": "Armor", "spoils-2-1": "2", "spoils-3-name": "Gems",
+            "spoils-3-1": "1", "wall-most": "", "wall-second": ""}
+    assert client.post("/catalogue/reavers/form", data=form).status_code == 200
+    for lang, words in (("de", ("Schatz", "Kunst", "Rüstung")),
+                        ("fr", ("Trésor", "Art", "Armure"))):
+        page = text(client.get("/catalogue/reavers", headers={"Accept-Language": lang}))
+        legends = re.findall(r"<legend>([^<]*)</legend>", page)
+        assert legends[:4] == [*words, "Gems"], (lang, legends)   # the owner's type as typed
+
+
 def test_explorers_form_adds_and_removes_captains(client):
     form = {"captain-0-name": "Navigator", "captain-0-bonus": "+1 VP per island",
             "captain-1-name": "", "captain-1-bonus": ""}
