@@ -325,8 +325,20 @@
     var min = isInput && box.min !== "" ? Number(box.min) : 0;
     if (v < min) { v = min; }
     if (isInput && box.max !== "" && v > Number(box.max)) { v = Number(box.max); }
+    var was = parseInt(isInput ? box.value : box.textContent, 10) || 0;
     if (isInput) { box.value = String(v); } else { box.textContent = String(v); }
-    return isInput && box.id ? box.id : null;
+    return isInput && box.id ? { id: box.id, added: v - was } : null;
+  }
+  // A refused tap takes back what it showed at once: nothing changed, so the answer holds no
+  // fresh copy of its part, and the box kept a count that was never recorded (7 pigs shown,
+  // 5 recorded).
+  var shownHere = {};
+  function takeBackTap(entry) {
+    var added = shownHere[entry.key];
+    delete shownHere[entry.key];
+    var box = added && document.getElementById(entry.shown);
+    if (!box || box.dataset.nscTyped) { return; }
+    box.value = String((parseInt(box.value, 10) || 0) - added);
   }
 
   function sentNow(fields) {
@@ -372,7 +384,7 @@
                   ends: ENDS.test(built.params.get("type") || ""),
                   label: built.control && built.control.tagName === "BUTTON" ? built.control.textContent.trim() : null };
     var shown = showTapAtOnce(built.control);
-    if (shown) { entry.shown = shown; }
+    if (shown) { entry.shown = shown.id; shownHere[entry.key] = shown.added; }
     queue.push(entry);
     persist();
     pump();
@@ -458,6 +470,7 @@
     backoff = 0;
     queue.shift();
     persist();
+    if (status < 200 || status >= 300) { takeBackTap(entry); }
     if (status >= 200 && status < 300) {
       var produced = versionIn(answer.html);
       if (produced != null) { mine[produced] = true; }
@@ -472,6 +485,13 @@
       notes.push({ entry: entry, text: word("This phone may no longer change this play (the link is view only or the play is gone).") });
     } else {
       var what = entry.label ? word("“%(label)s”", { label: entry.label }) : word("Your change");
+      // the same refusal again beside the same control (a tap repeated past a limit) is said
+      // once; a conflict keeps each, for each has its own "Try again"
+      var said = messageIn(answer.html), at = JSON.stringify(entry.anchor);
+      notes = notes.filter(function (n) {
+        return n.conflict || n.done || !said || n.text !== said ||
+          JSON.stringify(n.entry.anchor) !== at;
+      });
       notes.push({ entry: entry, conflict: status === 409,
                    text: status === 409
                      ? word("%(what)s was not recorded: another phone changed the play first. Check the screen, then try again if it still applies.", { what: what })
@@ -591,7 +611,10 @@
     if (!entry.shown) { return; }
     var params = new URLSearchParams(entry.body), input = document.getElementById(entry.shown);
     params.forEach(function (value, name) {
-      if (input && /^add:/.test(name)) { input.value = String((parseInt(input.value, 10) || 0) + parseInt(value, 10)); }
+      if (input && /^add:/.test(name)) {
+        shownHere[entry.key] = parseInt(value, 10);
+        input.value = String((parseInt(input.value, 10) || 0) + shownHere[entry.key]);
+      }
     });
   });
   setStatus();

@@ -292,6 +292,31 @@ def test_a_refused_change_stands_beside_its_control_and_can_be_tried_again(live_
     expect(a.locator(".tap-note.done")).to_contain_text(f"Done: End of {on_turn}'s turn")
 
 
+def test_refused_taps_leave_the_count_that_was_recorded(live_server, phone):
+    """A tap is shown at once; a refused one is taken back on the phone that tapped, at a
+    person's pace and flat out (Explorers' box holds 6 pigs: Ann has 1, so Bo's 6th and later
+    taps are refused). The refusal changes nothing, so no fresh copy of the sheet comes back:
+    the phone showed 7 pigs while 5 were recorded."""
+    play = new_play(live_server, "explorers")
+    a, b = open_phones(phone, live_server, play, 2)
+    pigs = sheet(a, "Ann").get_by_label("Pigs", exact=True)
+    pigs.fill("1")
+    pigs.press("Tab")
+    settled(a)
+    tap = sheet(b, "Bo").get_by_role("button", name="Pigs plus one", exact=True)
+    for pause in (400, 400, 400, 400, 400, 400, 0, 0, 0):     # a person's pace, then flat out
+        tap.click()
+        if pause:
+            b.wait_for_timeout(pause)
+    settled(b)
+    assert state(live_server, play)["sheets"]["Bo"]["livestock"] == {"pig": 5}
+    expect(b.locator(".tap-note")).to_have_count(1)          # said once, not once a tap
+    expect(b.locator(".tap-note")).to_contain_text("holds only 6 pigs")
+    expect(sheet(b, "Bo").get_by_label("Pigs", exact=True)).to_have_value("5")
+    expect(sheet(a, "Bo").get_by_label("Pigs", exact=True)).to_have_value("5")
+    expect(pigs).to_have_value("1")                          # Ann's box as she typed it
+
+
 def test_half_filled_game_forms_and_setup_ticks_survive_other_phones_and_a_reload(live_server,
                                                                                    phone):
     """The Knarr turn form, the Shipwrights Round Card form and the setup tick boxes."""
