@@ -9,7 +9,7 @@ PORT ?= 5000
 export PORT
 
 .PHONY: run serve test bench install install-test system-run system-test lint db clean i18n \
-	translations
+	translations constraints
 
 $(VENV)/.created:
 	@scripts/system-deps.sh venv
@@ -17,20 +17,29 @@ $(VENV)/.created:
 	$(PIP) install --quiet --upgrade pip
 	@touch $@
 
-$(VENV)/.installed: pyproject.toml $(VENV)/.created
-	$(PIP) install --quiet -e .
+# constraints.txt: the versions of every library the tests last passed with (pip freeze). A fresh
+# machine installs those, not whatever is newest that day: Babel 2.19 came out between two stops
+# and changed French's plural rule under a test, and CI failed on a clean clone that no venv here
+# could reproduce. `make constraints` takes the newest versions pyproject.toml allows; run
+# `make test` on them before committing the file.
+$(VENV)/.installed: pyproject.toml constraints.txt $(VENV)/.created
+	$(PIP) install --quiet -c constraints.txt -e .
 	@touch $@
 
 # One install for the tests, the app's requirements with them: installing `-e .` first and then
 # `-e '.[test]'` built the editable package twice and asked the index about every requirement
 # twice (46 s + 31 s on a fresh clone, against 29 s for the one install). It is what `install`
 # installs, and more: it marks that done too.
-$(VENV)/.installed-test: pyproject.toml $(VENV)/.created
-	$(PIP) install --quiet -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml constraints.txt $(VENV)/.created
+	$(PIP) install --quiet -c constraints.txt -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
+
+constraints: $(VENV)/.created
+	$(PIP) install --quiet --upgrade -e '.[test]'
+	$(PIP) freeze --exclude-editable | grep -v '^-e ' > constraints.txt
 
 system-run:
 	@scripts/system-deps.sh run
