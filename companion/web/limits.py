@@ -175,6 +175,27 @@ def init_limits(app: Flask) -> None:
         view = views[endpoint]
         views[endpoint] = heavy_rule(_one_at_a_time(view, slots) if endpoint in IMPORTS
                                      else view)
+    _checked_once(app, limiter, {*PLAY_CREATION, *PLAY_CHANGES, *COMPUTE, *HEAVY})
+
+
+def _checked_once(app: Flask, limiter, decorated: set[str]) -> None:
+    """Each request's limits are evaluated once. Flask-Limiter evaluates them in a
+    before-request hook and, for a view wrapped by one of its limits, again in that wrapper
+    (the view's own limits, and the reads' allowance for the methods they leave out); for
+    such a view the hook finds nothing to count but resolves and evaluates an empty list,
+    as much work as the count itself (about a third of the limiter's time on every change).
+    The hook now skips the views whose wrapper checks them; every other request (the
+    reads, /healthz, an address the app does not route) is checked by it as before."""
+    hooks = app.before_request_funcs.get(None, [])
+    check = limiter._check_request_limit     # the hook Flask-Limiter registered
+    if check not in hooks:                   # the limits are off (RATELIMIT_ENABLED)
+        return
+
+    def check_unless_the_view_does() -> None:
+        if request.endpoint not in decorated:
+            check()
+
+    hooks[hooks.index(check)] = check_unless_the_view_does
 
 
 def _one_at_a_time(view, slots: threading.BoundedSemaphore):

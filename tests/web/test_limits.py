@@ -109,6 +109,39 @@ def test_a_change_is_counted_by_the_changes_limit_alone(tmp_path):
     assert reads[:4] == [200] * 4 and reads[4:] == [429, 429]   # the reads keep their own
 
 
+def test_each_request_is_evaluated_once_and_answers_the_same_headers(tmp_path):
+    """Flask-Limiter resolves and evaluates a request's limits once: a change, a page form's
+    change, a form a decorated route shows (GET: the reads' allowance), a page read, an
+    address the app does not route, /healthz. (Before, every change was evaluated twice:
+    in the before-request hook, with nothing to count, and in its view's wrapper.) The
+    counts and headers stay the changes' and the reads' own."""
+    app = limited_app(tmp_path, RATELIMIT_READS="7 per minute", RATELIMIT_EVENTS="9 per minute")
+    client = app.test_client()
+    play = new_play(client)
+    limiter = app.extensions["companion_limiter"]
+    resolved = []
+    resolve = limiter.limit_manager.resolve_limits
+    limiter.limit_manager.resolve_limits = lambda *a, **k: resolved.append(a) or resolve(*a,
+                                                                                       **k)
+    page = f"/plays/{play['id']}/{play['edit_token']}"
+    requests = [lambda: tap(client, play, 1),
+                lambda: client.post(f"{page}/events", data={"type": "sheet", "player": "Bo",
+                                                            "bump": "glory:+1"},
+                                    headers={"HX-Request": "true"}),
+                lambda: client.get("/new"), lambda: client.get(page),
+                lambda: client.get("/no/such/address"), lambda: client.get("/healthz")]
+    replies = []
+    for request in requests:
+        resolved.clear()
+        replies.append(request())
+        assert len(resolved) == 1, (replies[-1].request.path, resolved)
+    assert [r.status_code for r in replies] == [200, 200, 200, 200, 404, 200]
+    limits = [r.headers.get("X-RateLimit-Limit") for r in replies]
+    remaining = [r.headers.get("X-RateLimit-Remaining") for r in replies]
+    assert limits == ["9", "9", "7", "7", "7", None]
+    assert remaining[:2] == ["8", "7"] and remaining[2:5] == ["6", "6", "6"]
+
+
 def test_the_limits_come_from_the_environment_too(tmp_path, monkeypatch):
     """A club behind a reverse proxy (every phone arrives from one address) raises them."""
     monkeypatch.setenv("RATELIMIT_EVENTS", "2 per minute")
