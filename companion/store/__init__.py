@@ -217,7 +217,7 @@ class Store(GroupCommit):
         """One write transaction holding the play's row lock (None as ``row`` when there is
         no such play). Other writers of the play wait for it instead of failing."""
         with self._begin() as conn:
-            if self.prepared is not None:    # SQLite (companion/store/raw.py)
+            if self.prepared is not None:    # SQLite, PostgreSQL (companion/store/raw.py)
                 found = self.prepared.lock_play.first(dbapi(conn), {"play_id": play_id})
             else:
                 row = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 
 from .engine import begin_immediate, off_the_loop, writers_queue_file
-from .raw import WriteStatements
+from .raw import write_statements
 
 
 class _Group:
@@ -66,9 +66,10 @@ class GroupCommit:
         self._queue_fd: int | None = None
         # SQLite: one connection for this process's writes, kept between them (a write took
         # one from the pool and gave it back, resetting it: more than SQLite's work of an
-        # event), and the event's statements run on it without Core's execution machinery
+        # event). SQLite and PostgreSQL: an event's statements run on the DB-API connection
+        # without Core's execution machinery (companion/store/raw.py)
         self._writer: tuple[int, sa.Connection] | None = None
-        self.prepared = WriteStatements(engine.dialect) if self._sqlite_writer else None
+        self.prepared = write_statements(engine.dialect)
         if self._sqlite_writer is not None:
             sa_event.listen(engine, "engine_disposed", self._disposed)
 

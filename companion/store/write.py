@@ -121,14 +121,19 @@ class Write:
         params = {"b_id": play.id, "b_version": play.version, "b_new_version": play.version + 1,
                   "b_head": head, "b_length": length, "b_finished": finished,
                   "b_summary": summary, "b_stamp": stamp}
+        prepared = self.store.prepared      # (companion/store/raw.py), None: Core's execution
         if self.conn.dialect.name == "postgresql":
             params["b_payload"] = f"{play.id}:{play.version + 1}"
             if event is not None:
                 params.update({f"e_{k}": v for k, v in event.items()})
-            statement = BUMP_PLAY_NOTIFY if event is None else BUMP_PLAY_APPEND_NOTIFY
-            bumped = len(self.conn.execute(statement, params).all())
-        elif self.store.prepared is not None:   # SQLite (companion/store/raw.py)
-            prepared, raw = self.store.prepared, dbapi(self.conn)
+            if prepared is not None:
+                statement = prepared.bump_play if event is None else prepared.bump_play_append
+                bumped = len(statement.run(dbapi(self.conn), params).fetchall())
+            else:
+                statement = BUMP_PLAY_NOTIFY if event is None else BUMP_PLAY_APPEND_NOTIFY
+                bumped = len(self.conn.execute(statement, params).all())
+        elif prepared is not None:   # SQLite
+            raw = dbapi(self.conn)
             bumped = prepared.bump_play.run(raw, params).rowcount
             if event is not None and bumped == 1:
                 prepared.insert_event.run(raw, event)
