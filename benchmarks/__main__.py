@@ -27,6 +27,25 @@ from . import bench_event, bench_import, bench_live, bench_pdf, bench_streams
 from .harness import ROOT, Server, check_tables, percentiles, run_load
 from .inprocess import PLAYERS, event_steps, make_app, sheet_event, timed
 
+# ---- how long each section takes: report["section_seconds"], and on stderr as it ends
+
+SECTION_SECONDS: dict[str, float] = {}
+
+
+@contextlib.contextmanager
+def section(name: str):
+    """Times one section of the run: `make test` runs the smoke run after the tests, so its
+    slowest sections are found from the report of any run, without a profiler."""
+    print(f"[bench] {name} ...", file=sys.stderr)
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        took = round(time.perf_counter() - start, 1)
+        SECTION_SECONDS[name] = took
+        print(f"[bench] {name}: {took} s", file=sys.stderr)
+
+
 # ---- in process: what one event costs, layer by layer
 
 def hot_paths(url: str, repeat: int) -> dict:
@@ -168,29 +187,30 @@ def live_figures(tmp: str, args) -> dict:
     if args.quick:   # the smoke run in `make test`: PostgreSQL's propagation took 59 s of it
         places = {"sqlite": places["sqlite"]}
     for name, url in places.items():
-        print(f"[bench] {name}: propagation to 3 phones over the live stream ...",
-              file=sys.stderr)
-        out["propagation"][name] = bench_live.propagation(
-            fresh(url, tmp, "live"), 3, "gevent", args.changes, max(5, args.changes // 10))
-    sqlite = f"sqlite:///{tmp}/bytes.db"
-    out["bytes_per_change"] = bench_live.bytes_per_change(make_app, sqlite)
+        with section(f"{name}: propagation to 3 phones over the live stream"):
+            out["propagation"][name] = bench_live.propagation(
+                fresh(url, tmp, "live"), 3, "gevent", args.changes, max(5, args.changes // 10))
+    with section("bytes per change"):
+        sqlite = f"sqlite:///{tmp}/bytes.db"
+        out["bytes_per_change"] = bench_live.bytes_per_change(make_app, sqlite)
     out["per_game"] = wire_figures(tmp, args)
     for worker_class in ("gevent", "gthread"):
-        print(f"[bench] {args.streams} open streams on {worker_class} ...", file=sys.stderr)
-        out["streams_held"][worker_class] = bench_live.streams_held(
-            fresh(backends(tmp)["sqlite"], tmp, f"held_{worker_class}"), worker_class,
-            args.streams, 40 if not args.quick else 10)
-    out["more_streams_than_threads"] = [
-        bench_live.thread_cliff(fresh(backends(tmp)["sqlite"], tmp, f"cliff_{wc}"), wc)
-        for wc in ("gthread", "gevent")]
+        with section(f"{args.streams} open streams on {worker_class}"):
+            out["streams_held"][worker_class] = bench_live.streams_held(
+                fresh(backends(tmp)["sqlite"], tmp, f"held_{worker_class}"), worker_class,
+                args.streams, 40 if not args.quick else 10)
+    with section("more streams than threads (gthread, gevent)"):
+        out["more_streams_than_threads"] = [
+            bench_live.thread_cliff(fresh(backends(tmp)["sqlite"], tmp, f"cliff_{wc}"), wc)
+            for wc in ("gthread", "gevent")]
     out["stream_flood"] = flood_figure(tmp, args)
     return out
 
 
 def flood_figure(tmp: str, args) -> dict:
-    print(f"[bench] {args.flood} streams asked for from one address ...", file=sys.stderr)
-    return bench_streams.stream_flood(fresh(backends(tmp)["sqlite"], tmp, "flood"), args.flood,
-                                      seconds=2.0 if args.quick else 5.0)
+    with section(f"{args.flood} streams asked for from one address"):
+        return bench_streams.stream_flood(fresh(backends(tmp)["sqlite"], tmp, "flood"),
+                                          args.flood, seconds=2.0 if args.quick else 5.0)
 
 
 def wire_figures(tmp: str, args) -> dict:
@@ -199,17 +219,18 @@ def wire_figures(tmp: str, args) -> dict:
     from . import bench_wire
 
     samples = 20 if args.quick else 200
-    out = {"bytes_per_change": bench_wire.bytes_per_change(make_app, f"sqlite:///{tmp}/wire.db"),
-           "propagation": {}}
+    with section("bytes per change per game"):
+        out = {"bytes_per_change": bench_wire.bytes_per_change(make_app,
+                                                               f"sqlite:///{tmp}/wire.db"),
+               "propagation": {}}
     for name, url in backends(tmp).items():
-        print(f"[bench] {name}: propagation per game, {samples} changes each ...",
-              file=sys.stderr)
-        # baseline on SQLite, game by game in turn: every phone's block rendered for it
-        # (BLOCK_CACHE_SECONDS=0) against the version's render shared (web/block_cache.py)
-        baseline = ((fresh(url, tmp, "wire_own"), {"BLOCK_CACHE_SECONDS": "0"})
-                    if name == "sqlite" else None)
-        out["propagation"][name] = bench_wire.propagation(fresh(url, tmp, "wire"), samples,
-                                                          baseline=baseline)
+        with section(f"{name}: propagation per game, {samples} changes each"):
+            # baseline on SQLite, game by game in turn: every phone's block rendered for it
+            # (BLOCK_CACHE_SECONDS=0) against the version's render shared (web/block_cache.py)
+            baseline = ((fresh(url, tmp, "wire_own"), {"BLOCK_CACHE_SECONDS": "0"})
+                        if name == "sqlite" else None)
+            out["propagation"][name] = bench_wire.propagation(fresh(url, tmp, "wire"), samples,
+                                                              baseline=baseline)
     return out
 
 
@@ -290,14 +311,16 @@ def main(argv=None) -> int:
             report["event_against_healthz"] = event_figures(tmp, args)
             return finish(report, started, args)
         if args.import_only:
-            report["import_loop"] = bench_import.import_loop(f"sqlite:///{tmp}/import.db",
-                                                             3.0 if args.quick else 20.0)
+            with section("an import loop"):
+                report["import_loop"] = bench_import.import_loop(f"sqlite:///{tmp}/import.db",
+                                                                 3.0 if args.quick else 20.0)
             return finish(report, started, args)
         if args.flood_only or args.pdf_only:
             if args.flood_only:
                 report["live"] = {"stream_flood": flood_figure(tmp, args)}
             if args.pdf_only:
-                report["pdf"] = bench_pdf.figures(tmp, args.quick)
+                with section("PDF"):
+                    report["pdf"] = bench_pdf.figures(tmp, args.quick)
             return finish(report, started, args)
         if not args.live_only:
             report.update(write_path_figures(tmp, args))
@@ -305,33 +328,36 @@ def main(argv=None) -> int:
             return finish(report, started, args)
         report["live"] = live_figures(tmp, args)
         for name, url in ({} if args.live_only else backends(tmp)).items():
-            print(f"[bench] {name}: hot paths, replay, load ...", file=sys.stderr)
             workers = 3 if name == "postgresql" else 2
-            report["backends"][name] = {
-                "hot_paths_in_process": hot_paths(fresh(url, tmp, "hot"), args.repeat),
-                "replay": replay_1000(fresh(url, tmp, "replay")),
-                "load_gunicorn": load(fresh(url, tmp, "load"), args.tables, args.events,
-                                      workers, 0.0, args.time_limit),
-                "load_gunicorn_paced": load(fresh(url, tmp, "paced"), args.tables,
-                                            min(args.events, 30), workers, args.think,
-                                            args.time_limit),
-            }
+            figures = report["backends"][name] = {}
+            with section(f"{name}: hot paths in process"):
+                figures["hot_paths_in_process"] = hot_paths(fresh(url, tmp, "hot"), args.repeat)
+            with section(f"{name}: replay of 1,000 events"):
+                figures["replay"] = replay_1000(fresh(url, tmp, "replay"))
+            with section(f"{name}: load on gunicorn, flat out"):
+                figures["load_gunicorn"] = load(fresh(url, tmp, "load"), args.tables,
+                                                args.events, workers, 0.0, args.time_limit)
+            with section(f"{name}: load on gunicorn, paced"):
+                figures["load_gunicorn_paced"] = load(fresh(url, tmp, "paced"), args.tables,
+                                                      min(args.events, 30), workers, args.think,
+                                                      args.time_limit)
         if not args.live_only:
             if not args.quick:     # (25 s more in `make test`'s smoke run, near its budget)
                 report["event_against_healthz"] = event_figures(tmp, args)
-            print("[bench] SQLite synchronous=FULL against NORMAL ...", file=sys.stderr)
             from .bench_durability import sqlite_synchronous
 
-            report["sqlite_synchronous"] = sqlite_synchronous(tmp, args.repeat)
-            print("[bench] PDF, Seafarers boards, page weight ...", file=sys.stderr)
-            sqlite = f"sqlite:///{tmp}/other.db"
-            report["pdf"] = bench_pdf.figures(tmp, args.quick)
+            with section("SQLite synchronous=FULL against NORMAL"):
+                report["sqlite_synchronous"] = sqlite_synchronous(tmp, args.repeat)
+            with section("PDF"):
+                report["pdf"] = bench_pdf.figures(tmp, args.quick)
             if not args.quick:     # (the smoke run keeps to its budget)
-                print("[bench] an import loop ...", file=sys.stderr)
-                report["import_loop"] = bench_import.import_loop(f"sqlite:///{tmp}/import.db",
-                                                                 20.0)
-            report["seafarers_boards"] = seafarers_boards(20 if args.quick else None)
-            report["page_weight"] = page_weight(sqlite)
+                with section("an import loop"):
+                    report["import_loop"] = bench_import.import_loop(
+                        f"sqlite:///{tmp}/import.db", 20.0)
+            with section("Seafarers boards"):
+                report["seafarers_boards"] = seafarers_boards(20 if args.quick else None)
+            with section("page weight"):
+                report["page_weight"] = page_weight(f"sqlite:///{tmp}/other.db")
     return finish(report, started, args)
 
 
@@ -348,10 +374,9 @@ def event_figures(tmp: str, args) -> dict:
     with tempfile.TemporaryDirectory(prefix="nsc-bench-", dir="/dev/shm"
                                      if "sqlite_dev_shm" in places else None) as shm:
         for name, url in places.items():
-            print(f"[bench] {name}: one event against /healthz, one client ...",
-                  file=sys.stderr)
-            url = f"sqlite:///{shm}/event.db" if url is None else fresh(url, tmp, "event")
-            out[name] = bench_event.figures(url, args.repeat)
+            with section(f"{name}: one event against /healthz, one client"):
+                url = f"sqlite:///{shm}/event.db" if url is None else fresh(url, tmp, "event")
+                out[name] = bench_event.figures(url, args.repeat)
     return out
 
 
@@ -363,18 +388,18 @@ def write_path_figures(tmp: str, args) -> dict:
 
     out: dict = {"write_path_under_load": {}, "undo": {}}
     for name, url in backends(tmp).items():
-        print(f"[bench] {name}: 8 tables posting events flat out, 3 rounds ...",
-              file=sys.stderr)
-        out["write_path_under_load"][name] = write_path_under_load(
-            fresh(url, tmp, "writepath"), seconds=args.round_seconds)
-        print(f"[bench] {name}: undo on 5,000 vs 10 events ...", file=sys.stderr)
-        out["undo"][name] = dict(undo_figures(fresh(url, tmp, "undo")),
-                                 load_average=load_average())
+        with section(f"{name}: 8 tables posting events flat out, 3 rounds"):
+            out["write_path_under_load"][name] = write_path_under_load(
+                fresh(url, tmp, "writepath"), seconds=args.round_seconds)
+        with section(f"{name}: undo on 5,000 vs 10 events"):
+            out["undo"][name] = dict(undo_figures(fresh(url, tmp, "undo")),
+                                     load_average=load_average())
     return out
 
 
 def finish(report: dict, started: float, args) -> int:
     report["seconds"] = round(time.time() - started, 1)
+    report["section_seconds"] = dict(SECTION_SECONDS)
     text = json.dumps(report, indent=2)
     print(text)
     if args.out:
