@@ -82,7 +82,7 @@ def test_no_word_is_broken_and_no_english_is_left(site, browser, locale):
 
 def scan(page, name: str, lang: str, english: dict) -> None:
     """What ``page`` shows that is a key, markup, or (on a German or French page) English."""
-    for text, where in page.evaluate(TEXTS, lang):
+    for text, where in json.loads(page.evaluate(TEXTS, lang)):
         odd = not_words(text)
         if odd:
             english.setdefault(name, []).append(f"{where}: {odd}")
