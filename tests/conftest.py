@@ -33,7 +33,36 @@ def standalone(kind) -> dict:
     return json.loads(json.dumps(adapter(kind).json_schema(schema_generator=NoTitles)))
 
 
+MIGRATED: list[Path] = []     # this process's database migrated to the newest revision
+
+
+def migrated_database(target: Path) -> None:
+    """A new SQLite database at ``target``: a copy of one this process migrated once (with
+    the real upgrade, companion.migrate), instead of running every migration again for each
+    app the tests make (27 ms of CPU each; the copy and init_db's check that it is at the
+    newest revision, 8 ms). Made 0600, as the store makes its file."""
+    if not MIGRATED:
+        import atexit
+        import shutil
+        import tempfile
+
+        from companion.migrate import upgrade
+
+        folder = Path(tempfile.mkdtemp(prefix="nsc-migrated-"))
+        atexit.register(shutil.rmtree, folder, True)
+        upgrade(f"sqlite:///{folder / 'head.db'}")
+        MIGRATED.append(folder / "head.db")
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except (FileExistsError, FileNotFoundError):   # a second app on the same database, or
+        return                                     # no folder: as the app meets it
+    with os.fdopen(fd, "wb") as copy:
+        copy.write(MIGRATED[0].read_bytes())
+
+
 def make_app(tmp_path: Path, url: str | None = None, **config):
+    if url is None:
+        migrated_database(tmp_path / "test.db")
     app = create_app({"TESTING": True, "DATABASE_URL": url or f"sqlite:///{tmp_path / 'test.db'}",
                       "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
                       "PUBLIC_URL": "http://192.168.1.20:5000",
