@@ -102,14 +102,16 @@ def hot_paths(url: str, repeat: int) -> dict:
     return out
 
 
-def replay_1000(url: str) -> dict:
+def replay_1000(url: str, events: int = 1000) -> dict:
+    """``events`` (1,000; 200 in the smoke run, where recording them one by one took 54 s of
+    PostgreSQL's section at load 15): recorded through the service, snapshots and all."""
     from companion.plays import replay
     from companion.service import PlayService
 
     app = make_app(url)
     service = app.extensions["companion"]
     row = service.create({"game": "knarr", "players": PLAYERS, "seed": 3})[0]
-    for i in range(1000):
+    for i in range(events):
         service.record(row.id, sheet_event(i))
     row = service.load(row.id)
     logged = service.store.active_events(row.id)
@@ -188,8 +190,10 @@ def live_figures(tmp: str, args) -> dict:
         places = {"sqlite": places["sqlite"]}
     for name, url in places.items():
         with section(f"{name}: propagation to 3 phones over the live stream"):
+            # the old 2 s poll's baseline: about 2 s a change (2 in the smoke run, not 5)
             out["propagation"][name] = bench_live.propagation(
-                fresh(url, tmp, "live"), 3, "gevent", args.changes, max(5, args.changes // 10))
+                fresh(url, tmp, "live"), 3, "gevent", args.changes,
+                2 if args.quick else max(5, args.changes // 10))
     with section("bytes per change"):
         sqlite = f"sqlite:///{tmp}/bytes.db"
         out["bytes_per_change"] = bench_live.bytes_per_change(make_app, sqlite)
@@ -218,10 +222,13 @@ def wire_figures(tmp: str, args) -> dict:
     each on `companion serve`, gunicorn + gevent): benchmarks/bench_wire.py."""
     from . import bench_wire
 
-    samples = 20 if args.quick else 200
+    samples = 5 if args.quick else 200
+    # the smoke run: 10 changes a stretch and one stretch each way, not 40 and 3 (7 stretches
+    # of 40 changes per game, in process, were the smoke run's longest section)
+    changes, repeat = (10, 1) if args.quick else (40, 3)
     with section("bytes per change per game"):
-        out = {"bytes_per_change": bench_wire.bytes_per_change(make_app,
-                                                               f"sqlite:///{tmp}/wire.db"),
+        out = {"bytes_per_change": bench_wire.bytes_per_change(
+            make_app, f"sqlite:///{tmp}/wire.db", changes=changes, repeat=repeat),
                "propagation": {}}
     for name, url in backends(tmp).items():
         with section(f"{name}: propagation per game, {samples} changes each"):
@@ -300,7 +307,7 @@ def main(argv=None) -> int:
     if args.quick:
         args.tables, args.events, args.repeat, args.think = 6, 5, 30, 0.05
         args.changes, args.streams, args.flood = 10, 40, 500
-        args.round_seconds = 2.0
+        args.round_seconds = 1.0
     started = time.time()
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},
@@ -333,7 +340,8 @@ def main(argv=None) -> int:
             with section(f"{name}: hot paths in process"):
                 figures["hot_paths_in_process"] = hot_paths(fresh(url, tmp, "hot"), args.repeat)
             with section(f"{name}: replay of 1,000 events"):
-                figures["replay"] = replay_1000(fresh(url, tmp, "replay"))
+                figures["replay"] = replay_1000(fresh(url, tmp, "replay"),
+                                                200 if args.quick else 1000)
             with section(f"{name}: load on gunicorn, flat out"):
                 figures["load_gunicorn"] = load(fresh(url, tmp, "load"), args.tables,
                                                 args.events, workers, 0.0, args.time_limit)
