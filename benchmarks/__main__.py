@@ -339,9 +339,9 @@ def main(argv=None) -> int:
             figures = report["backends"][name] = {}
             with section(f"{name}: hot paths in process"):
                 figures["hot_paths_in_process"] = hot_paths(fresh(url, tmp, "hot"), args.repeat)
-            with section(f"{name}: replay of 1,000 events"):
-                figures["replay"] = replay_1000(fresh(url, tmp, "replay"),
-                                                200 if args.quick else 1000)
+            replayed = 200 if args.quick else 1000
+            with section(f"{name}: replay of {replayed:,} events"):
+                figures["replay"] = replay_1000(fresh(url, tmp, "replay"), replayed)
             with section(f"{name}: load on gunicorn, flat out"):
                 figures["load_gunicorn"] = load(fresh(url, tmp, "load"), args.tables,
                                                 args.events, workers, 0.0, args.time_limit)
