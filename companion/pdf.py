@@ -21,6 +21,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from xml.etree import ElementTree
 
+from . import pdf_internals
+
 # how the PDF templates link their stylesheets (templates/pdf/*.html)
 STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="([^"<>]+)">')
 DOCTYPE = re.compile(r"\A\s*<!doctype html>", re.I)
@@ -66,13 +68,20 @@ class Renderer:
         self.images: dict = {}
         self._sheets: dict = {}
         self.html_class = scoped_html_class()
+        self.shortcuts = pdf_internals.install()
 
     def render(self, html: str) -> bytes:
         sheets = [self._stylesheet(href) for href in STYLESHEET_LINK.findall(html)]
         document = self.html_class(string=STYLESHEET_LINK.sub("", html), base_url=self.base_url,
                         url_fetcher=self.fetcher)
-        return document.write_pdf(stylesheets=[s for s in sheets if s is not None],
-                                  font_config=self.fonts, cache=self.images)
+        # our own documents (read as XML: no SVG inside) take companion/pdf_internals.py's
+        # shortcuts through WeasyPrint 70.0
+        pdf_internals.active.on = self.shortcuts and getattr(document, "read_as_xml", False)
+        try:
+            return document.write_pdf(stylesheets=[s for s in sheets if s is not None],
+                                      font_config=self.fonts, cache=self.images)
+        finally:
+            pdf_internals.active.on = False
 
     def _stylesheet(self, href: str):
         """A linked static stylesheet, parsed once (None for anything outside static/)."""
@@ -123,6 +132,7 @@ def scoped_html_class():
             self.wrapper_element = cssselect2.ElementWrapper.from_html_root(
                 root, content_language=None)
             self.etree_element = self.wrapper_element.etree_element
+            self.read_as_xml = True
 
         def _ua_stylesheets(self, forms=False):
             return [sheet, *super()._ua_stylesheets(forms)[1:]]
