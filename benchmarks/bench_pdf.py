@@ -3,8 +3,10 @@ the other tables.
 
 - ``render_costs``: each game's score sheet made as the PDF processes make it (one
   ``companion.pdf.Renderer`` keeping fonts and stylesheet), next to the issue's baseline, a
-  one-line WeasyPrint document made from scratch, in the same run; also each sheet made from
-  scratch (as every request did before) and the one-line document made by the renderer.
+  one-line WeasyPrint document made from scratch, made in turn in the same rounds: the
+  benchmark's sheets (four players, just set up) and each game's longest (the most players,
+  at the end of the play); also each sheet made from scratch (as every request did before)
+  and the one-line document made by the renderer.
 - ``through_the_app``: a sheet asked of the app (Flask client, in process): made by the pool
   (a new version each time) and asked again (the kept file).
 - ``pdf_loop``: the production server (its default 2 gevent workers); 5 phones, each at its
@@ -62,7 +64,47 @@ def _sheets(app) -> dict:
     return out
 
 
+# the end of a play with as many players as the game takes (at most five), long names, a sheet
+# entered for everyone, then "finish": the longest sheets (tests/web/test_scoresheet_content.py
+# reads the same plays back)
+LONG_NAMES = ("Alexandra", "Bartholomew", "Christina", "Dagfinnur", "Eleonora")
+AT_THE_END = {"explorers": lambda i: {"outposts": min(2 + i, 5), "viking_deaths": 1 + i % 2,
+                                      "gold": 3 + i % 2},
+              "knarr": lambda i: {"vp": 12 + i, "recruits": 2 + i % 2},
+              "reavers": lambda i: {"glory": 7 + i, "favor": 2 + i % 2},
+              "seafarers": lambda i: {"settlements": min(3 + i, 5), "cities": 1 + i % 2,
+                                      "largest_army": i == 0},
+              "shipwrights": lambda i: {"raid_cards": 2 + i % 2, "gold": 2 + i % 2}}
+
+
+def _sheets_at_the_end(app) -> dict:
+    from companion.games import GAMES
+    from companion.web.sheets import scoresheet_html
+
+    service, client = app.extensions["companion"], app.test_client()
+    out = {}
+    for game in GAMES.values():
+        players = list(LONG_NAMES[:min(5, game.max_players)])
+        play = client.post("/api/v1/plays", json={
+            "game": game.id, "players": players, "seed": 5,
+            "options": {"rocks_of_ruin": True} if game.id == "explorers" else {}}).get_json()
+        events = f"/api/v1/plays/{play['id']}/events"
+        auth = {"Authorization": f"Bearer {play['edit_token']}"}
+        for i, name in enumerate(players):
+            client.post(events, headers=auth, json={"type": "sheet", "data": {
+                "player": name, "fields": AT_THE_END[game.id](i)}})
+        client.post(events, headers=auth, json={"type": "finish"})
+        row = service.load(play["id"])
+        with app.test_request_context():
+            out[f"{game.id} ({len(players)}, at the end)"] = scoresheet_html(
+                row, service.state(row))
+    return out
+
+
 def render_costs(url: str, repeat: int) -> dict:
+    """Each sheet next to the one-line document, in rounds: each round makes the one-line
+    document, then every sheet once, so a change in the machine's load weighs on both alike
+    (on the shared machine a run of the baseline alone, then of the sheets, mixed the two)."""
     from weasyprint import HTML
 
     from companion.pdf import Renderer
@@ -70,26 +112,35 @@ def render_costs(url: str, repeat: int) -> dict:
     app = make_app(url)
     renderer = Renderer(app.static_folder)
     HTML(string=MINIMAL).write_pdf()     # the libraries loaded once, as in a long process
-    fresh_minimal = percentiles(cpu_timed(lambda i: HTML(string=MINIMAL).write_pdf(), repeat, 2))
-    out = {"clock": "CPU time of the rendering process",
-           "minimal_weasyprint_ms": fresh_minimal,
-           "minimal_by_the_renderer_ms": percentiles(cpu_timed(
-               lambda i: renderer.render(MINIMAL), repeat, 2))}
-    sheets, before = {}, {}
-    for game, html in _sheets(app).items():
-        sheets[game] = dict(percentiles(cpu_timed(lambda i, h=html: renderer.render(h),
-                                                  repeat)),
-                            bytes=len(renderer.render(html)))
-        before[game] = percentiles(cpu_timed(
-            lambda i, h=html: html_to_pdf_fresh(h, app.static_folder), max(3, repeat // 3)))
-    base = fresh_minimal["median"]
-    out["scoresheet_ms"] = sheets
-    out["scoresheet_from_scratch_ms"] = before
-    out["ratio_to_minimal_per_game"] = {g: round(v["median"] / base, 2)
-                                        for g, v in sheets.items()}
-    out["ratio_to_minimal"] = max(out["ratio_to_minimal_per_game"].values())
-    out["ratio_from_scratch_to_minimal"] = round(
-        max(v["median"] for v in before.values()) / base, 2)
+    docs = {**_sheets(app), **_sheets_at_the_end(app)}
+    jobs = {"minimal": lambda: HTML(string=MINIMAL).write_pdf(),
+            "minimal_by_the_renderer": lambda: renderer.render(MINIMAL),
+            **{name: (lambda h=html: renderer.render(h)) for name, html in docs.items()}}
+    for job in jobs.values():
+        job()
+    samples: dict = {name: [] for name in jobs}
+    for _ in range(repeat):
+        for name, job in jobs.items():
+            start = time.process_time()
+            job()
+            samples[name].append(time.process_time() - start)
+    ms = {name: percentiles(values) for name, values in samples.items()}
+    base = ms["minimal"]["median"]
+    ratios = {name: round(ms[name]["median"] / base, 2) for name in docs}
+    before = {game: percentiles(cpu_timed(
+        lambda i, h=html: html_to_pdf_fresh(h, app.static_folder), max(3, repeat // 3)))
+        for game, html in _sheets(app).items()}
+    out = {"clock": "CPU time of the rendering process, the one-line document and every "
+                    "sheet made in turn in each round",
+           "rounds": repeat, "minimal_weasyprint_ms": ms["minimal"],
+           "minimal_by_the_renderer_ms": ms["minimal_by_the_renderer"],
+           "scoresheet_ms": {name: dict(ms[name], bytes=len(renderer.render(html)))
+                             for name, html in docs.items()},
+           "scoresheet_from_scratch_ms": before,
+           "ratio_to_minimal_per_sheet": ratios,
+           "ratio_to_minimal": max(ratios.values()),
+           "ratio_from_scratch_to_minimal": round(
+               max(v["median"] for v in before.values()) / base, 2)}
     app.extensions["companion"].store.engine.dispose()
     return out
 
