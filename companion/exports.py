@@ -18,7 +18,7 @@ from urllib.parse import quote
 from pydantic import Field, create_model
 
 from .games import GAMES, Game, get_game
-from .games.bodies import Open, check, event_type, given, plain, whole
+from .games.bodies import Open, check, event_type, given, whole
 from .games.errors import RuleError
 from .games.messages import Message, say, to_data
 from .games.requests import (
@@ -348,7 +348,7 @@ def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
     event = get_args(import_type(game).model_fields["events"].annotation)[0]
     for i, each in enumerate(in_turns(raw, 40)):
         check(event, each, f"events[{i}]")
-    body = {"game": request.game, "players": plain(request.players), "seed": request.seed}
+    body = {"game": request.game, "players": given(request.players), "seed": request.seed}
     if request.options is not None:         # null: the game's defaults
         body["options"] = given(request.options)
     if request.seat_edits is not None:         # absent in older exports: "all"

@@ -14,6 +14,7 @@ from functools import cache, reduce
 from operator import or_
 from typing import Annotated, Any, Literal
 
+from annotated_types import Predicate
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -62,12 +63,6 @@ def whole(minimum: int = 0, maximum: int = MAX_NUMBER, title: str | None = None,
                      BeforeValidator(_exact)]
 
 
-def _nonzero(value: int) -> int:
-    if value == 0:
-        raise PydanticCustomError("nonzero", "0 adds nothing")
-    return value
-
-
 def refuse(message: Message, at: str | int = "") -> PydanticCustomError:
     """A shape rule between keys of one object (in its schema too), said in plain words (a
     message, carried as it is to the RuleError: companion.games.refusals); ``at``: the key
@@ -86,9 +81,9 @@ def one_given(model: BaseModel, *keys: str, message: Message) -> None:
 
 
 def delta(limit: int, title: str | None = None) -> Any:
-    """A number to add (a tap's +1 or -1): a whole number other than 0."""
+    """A number to add (a tap's +1 or -1): a whole number other than 0 (Predicate: 0 is false)."""
     return Annotated[whole(-limit, limit, title, json_schema_extra={"not": {"const": 0}}),
-                     AfterValidator(_nonzero)]
+                     Predicate(bool)]
 
 
 def _collapsed(value: str) -> str:
@@ -143,29 +138,17 @@ Anything = dict[str, Any] | None        # data a handler does not read
 
 # --------------------------------------------------------------------------- score sheets
 def row_type(field: SheetField) -> Any:
-    """What one score-pad row takes, from its SheetField."""
-    number = whole(field.minimum, field.maximum)
-    kind, label = field.kind, field.label
-    if kind == "int":
-        return whole(field.minimum, field.maximum, label)
-    if kind == "bool":
-        return Annotated[bool, Field(title=label)]
-    if kind == "list":
-        return Annotated[list[number], Field(max_length=field.max_items, title=label)]
-    if kind == "counts":
-        return Annotated[dict[key_type(field.keys), number], Field(title=label)]
-    if kind == "choice":
-        choice = Literal[field.choices] if field.choices else Annotated[str, Field(
-            max_length=MAX_NAME)]
-        return Annotated[or_blank(choice), Field(title=label)]
-    if kind == "choices":       # one entry per item, or a count per kind
-        counts = dict[Literal[field.choices], whole(0, field.max_items)]
-        return Annotated[Annotated[list[Literal[field.choices]],
-                                   Field(max_length=field.max_items)] | counts,
-                         Field(title=label)]
-    if kind == "text":
-        return text(500, label, blank=True)
-    raise ValueError(f"no type for a score-sheet row of kind {kind}")
+    """What one score-pad row takes, by its kind, from its SheetField (titled with its label)."""
+    number, most = whole(field.minimum, field.maximum), field.max_items
+    choice = Literal[field.choices] if field.choices else None
+    kinds = {"int": number, "bool": bool, "text": text(500, blank=True),
+             "list": Annotated[list[number], Field(max_length=most)],
+             "counts": dict[key_type(field.keys), number],
+             "choice": or_blank(choice or Annotated[str, Field(max_length=MAX_NAME)]),
+             # one entry per item, or a count per kind
+             "choices": Annotated[list[choice], Field(max_length=most)]
+             | dict[choice, whole(0, most)]}
+    return Annotated[kinds[field.kind], Field(title=field.label)]
 
 
 def add_type(field: SheetField) -> Any | None:
@@ -190,16 +173,11 @@ def model_of(name: str, rows: dict[str, Any], doc: str = "", base: type = Body) 
                         **{key: (kind, None) for key, kind in rows.items()})
 
 
-def given(model: BaseModel) -> dict:
-    """The keys a body gave, as plain values."""
-    return model.model_dump(exclude_unset=True)
-
-
-def plain(value: Any) -> Any:
-    """A checked value as plain data (a model as the keys it was given)."""
+def given(value: Any) -> Any:
+    """A checked value as plain data: a model as the keys it was given (a list, each)."""
     if isinstance(value, BaseModel):
-        return given(value)
-    return [plain(v) for v in value] if isinstance(value, list) else value
+        return value.model_dump(exclude_unset=True)
+    return [given(v) for v in value] if isinstance(value, list) else value
 
 
 def box_data(kind: type, data: Any, rules: Callable[[dict], None] | None = None) -> dict:
@@ -249,18 +227,13 @@ class Open(Body):
 def event_type(game_key: str, events: dict[str, On], imported: bool = False) -> Any:
     """The body of POST .../events for a play of one game: one branch per event type
     (``imported``: an export's event, its time and other keys read as any JSON)."""
-    branches = []
-    for kind, on in events.items():
-        data = Anything if on.data is None else on.data
-        needed = on.data is not None and not on.optional
-        extra = {"at": (JsonValue, None)} if imported else {
-            "expected_version": (Version, None), "device": (Device | None, None)}
-        branch = create_model(
-            f"{'Import' if imported else 'Event'}{game_key}{kind.title().replace('_', '')}",
-            __base__=Open if imported else Body, __doc__=on.words or None,
-            type=(Literal[kind], ...), data=(data, ...) if needed else (data | None, None),
-            **extra)
-        branches.append(branch)
+    extra = {"at": (JsonValue, None)} if imported else {
+        "expected_version": (Version, None), "device": (Device | None, None)}
+    branches = [create_model(
+        f"{'Import' if imported else 'Event'}{game_key}{kind.title().replace('_', '')}",
+        __base__=Open if imported else Body, __doc__=on.words or None, type=(Literal[kind], ...),
+        data=(Anything, None) if on.data is None else (on.data | None, None) if on.optional
+        else (on.data, ...), **extra) for kind, on in events.items()]
     return Annotated[reduce(or_, branches), Field(discriminator="type")]
 
 

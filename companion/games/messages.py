@@ -183,18 +183,13 @@ def from_data(value: Any) -> Any:
     reused (it is fresh from a JSON decoder). Data kept before messages were data holds their
     English as plain text, which stays plain text."""
     kind = type(value)
-    if kind is dict:
-        if TAG in value and is_message_data(value):
-            return Message(value[TAG], {k: from_data(v) for k, v in (value.get("params") or {})
-                                        .items()}, value.get("plural"))
-        for k, v in value.items():
+    if kind is dict and TAG in value and is_message_data(value):
+        return Message(value[TAG], {k: from_data(v) for k, v in (value.get("params") or {})
+                                    .items()}, value.get("plural"))
+    if kind is dict or kind is list:
+        for k, v in value.items() if kind is dict else enumerate(value):
             if type(v) is dict or type(v) is list:
                 value[k] = from_data(v)
-        return value
-    if kind is list:
-        for i, v in enumerate(value):
-            if type(v) is dict or type(v) is list:
-                value[i] = from_data(v)
     return value
 
 

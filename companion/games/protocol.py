@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .bodies import Body, On, check, data_of, given, plain
+from .bodies import Body, On, check, data_of, given
 from .box_questions import BoxQuestions
 from .errors import RuleError, unknown_event
 from .inputs import Option, SheetField, active_fields, check_players, refuse_idle_rows
@@ -100,7 +100,7 @@ class Game(BoxQuestions):
         players = [{"name": name, "sheet": self.filled(given(p.sheet) if p.sheet else {},
                                                        options, f"players[{i}].sheet")}
                    for i, (name, p) in enumerate(zip(names, request.players, strict=True))]
-        extra = {key: plain(getattr(request, key)) for key in self.score_types}
+        extra = {key: given(getattr(request, key)) for key in self.score_types}
         return self.tally({"players": players, "options": options, **extra}, catalogue)
 
     def tally(self, request: dict, catalogue: dict) -> dict:

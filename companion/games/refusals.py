@@ -26,8 +26,8 @@ MESSAGES = {
     "list_type": say("%(row)s must be a list."),
     "dict": say("%(row)s must be an object."),
     "model": say("%(row)s must be an object."),
-    "nonzero": say("%(row)s: add a whole number other than 0 (at most %(count)s either "
-                   "way)."),
+    "predicate_failed": say("%(row)s: add a whole number other than 0 (at most %(count)s "
+                            "either way)."),
     "union_tag_invalid": say("There is no %(row)s '%(tag)s' here; use one of: %(choices)s."),
     "union_tag_not_found": say("%(row)s is needed."),
 }
@@ -54,12 +54,12 @@ def refusal(err: ValidationError, value: Any, schema: dict, where: str = "") -> 
     choices = ctx.get("expected_tags") or ", ".join(f"'{c}'" for c in _choices(nodes[-1], defs))
     row = _label(nodes[1:], defs) or (str(path[-1]) if path else say("The request"))
     family = next((k for k in MESSAGES if kind.startswith(k)), "")    # string_too_long: string
-    shape = MESSAGES.get(family, say("%(row)s is not valid here."))
-    if "%(choices)s" in shape.id and not choices:
+    shape = MESSAGES.get(family)
+    if shape is None or "%(choices)s" in shape.id and not choices:
         shape = say("%(row)s is not valid here.")
     code = "unknown_event" if family == "union_tag_invalid" and path[-1:] == ["type"] \
         else "missing_value" if family == "missing" else "invalid_input"
-    bound = "maximum" if family == "nonzero" else "maxLength"
+    bound = "maximum" if family == "predicate_failed" else "maxLength"
     declared = [p[bound] for p in _parts(nodes[-1]) if bound in p] if len(nodes) > 1 else []
     count = ctx.get("max_length") or ctx.get("min_length") or next(iter(declared), None)
     params = {"row": row, "low": ctx.get("ge"), "high": ctx.get("le"), "count": count,

@@ -14,11 +14,9 @@ from ..games.messages import render
 
 def core(value: Any) -> str:
     """``value`` (a message, a word of the core, or None) in the page's language."""
-    if value is None:
-        return ""
     locale = get_locale()
     if locale is None or locale.language == "en":
-        return str(value)
+        return "" if value is None else str(value)
     return render(value, shape=(words := get_translations()).ugettext, counted=words.ungettext,
                   number=lambda n: format_decimal(n, locale=locale),
                   listing=lambda items: format_list(items, locale=locale))
