@@ -30,7 +30,6 @@ from .games.requests import (
     options_type,
 )
 from .plays import apply_event, game_events
-from .turns import in_turns
 
 FORMAT = "north-sea-companion/play"
 FORMAT_VERSION = 1
@@ -342,11 +341,10 @@ def parse_import(doc: Any) -> tuple[dict, list[dict], dict | None]:
     raw = doc.get("events")
     if not isinstance(raw, list) or len(raw) > MAX_EVENTS:
         check(import_body(), doc)           # refused as declared
-    # the rest, then each event on its own, taking turns with the worker's other requests
-    # (companion.turns): the whole list in one call held a gevent worker for its 0.3 s
+    # the rest, then each event on its own (a refusal names it as events[i])
     request = check(import_body(), {**doc, "events": []})
     event = get_args(import_type(game).model_fields["events"].annotation)[0]
-    for i, each in enumerate(in_turns(raw, 40)):
+    for i, each in enumerate(raw):
         check(event, each, f"events[{i}]")
     body = {"game": request.game, "players": given(request.players), "seed": request.seed}
     if request.options is not None:         # null: the game's defaults
@@ -370,7 +368,7 @@ def replay_import(initial: dict, events: list[dict], keep_every: int = 0
     error names the event at fault. Returns the final state and the states after every
     ``keep_every``-th event (snapshots to keep; none for 0)."""
     state, kept = initial, {}
-    for i, event in enumerate(in_turns(events)):
+    for i, event in enumerate(events):
         try:
             state = apply_event(state, event, check_whole=False)
         except RuleError as err:

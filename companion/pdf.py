@@ -5,7 +5,7 @@ the fetcher refuses everything else (no file:// outside static/, no http at all)
 value that ever slipped into the HTML as a link could not read the server's files or reach
 the network.
 
-The server makes its PDFs in separate processes (companion/pdf_pool.py), each with one
+The server makes its PDFs in separate processes (companion/pdf_worker.py), each with one
 ``Renderer`` that keeps between documents what every document would otherwise load again
 (profiled: docs/benchmarks.md): its fonts (a fresh WeasyPrint font configuration builds a new
 Pango font map, and every font size and weight a sheet uses is loaded anew, about 20 ms of a

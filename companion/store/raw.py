@@ -10,6 +10,7 @@ unreachable database with its 503); the transaction, its commit or rollback and 
 connection's invalidation stay Core's."""
 from __future__ import annotations
 
+import pickle
 from collections.abc import Mapping
 
 import sqlalchemy as sa
@@ -55,16 +56,24 @@ class Prepared:
         columns = statement.selected_columns if isinstance(statement, sa.Select) else ()
         self._columns = [(c.key, _processor(c.type, dialect, "result")) for c in columns]
 
-    def run(self, raw, values: Mapping):
-        """The cursor after running the statement on ``raw`` (the DB-API connection)."""
+    def params(self, values: Mapping) -> tuple | dict:
+        """``values`` as the statement's parameters (a tuple, or a dict of named ones),
+        converted as Core converts them."""
         given = [(values[name] if convert is None else convert(values[name]))
                  if own is _GIVEN or name in values else own
                  for name, convert, own in self._params]
-        params = tuple(given) if self._positional else dict(zip(self._names, given, strict=True))
+        return tuple(given) if self._positional else dict(zip(self._names, given, strict=True))
+
+    def run(self, raw, values: Mapping):
+        """The cursor after running the statement on ``raw`` (the DB-API connection)."""
+        return self.run_many(raw, [self.params(values)], many=False)
+
+    def run_many(self, raw, rows: list, many: bool = True):
+        """Run the statement on ``raw`` once for each row of parameters (``params``)."""
         try:
-            return raw.execute(self.sql, params)
+            return raw.executemany(self.sql, rows) if many else raw.execute(self.sql, rows[0])
         except self._dialect.loaded_dbapi.Error as err:
-            raise sa.exc.DBAPIError.instance(self.sql, params, err,
+            raise sa.exc.DBAPIError.instance(self.sql, rows if many else rows[0], err,
                                              self._dialect.loaded_dbapi.Error) from err
 
     def first(self, raw, values: Mapping) -> dict | None:
@@ -82,6 +91,32 @@ def _processor(type_, dialect, kind: str):
                                                                                       None)
 
 
+RAW_BATCH, CORE_BATCH = 500, 100
+
+
+def event_insert(dialect, statement=INSERT_EVENT) -> Prepared:
+    """An event's insert, for the columns an event's write gives."""
+    return Prepared(statement, dialect, column_keys=list(APPENDED_COLUMNS))
+
+
+def imported_rows(play_id: str, events: list[dict], driver: str | None) -> list[bytes]:
+    """The rows of an imported log (each event {"type", "data", "at"}) for Store.import_play,
+    made where the import is checked (its own process: companion/import_worker.py) and
+    pickled in batches, the request's turns between them: for SQLite (``driver`` its
+    SQLAlchemy name) as its DB-API takes them, converted here as Core converts them, so the
+    request only hands them to SQLite (RAW_BATCH rows, about 1 ms); for any other database
+    (None) as Core takes them (Core converts them in the request: CORE_BATCH rows)."""
+    rows = [{"play_id": play_id, "position": i, "type": e["type"], "data": e["data"],
+             "discarded": False, "created_at": e["at"], "device": None, "undoes": None}
+            for i, e in enumerate(events, 1)]
+    if driver is not None:
+        insert = event_insert(sa.engine.make_url(f"{driver}://").get_dialect()())
+        rows = [insert.params(row) for row in rows]
+    per_batch = RAW_BATCH if driver is not None else CORE_BATCH
+    return [pickle.dumps(rows[start:start + per_batch], pickle.HIGHEST_PROTOCOL)
+            for start in range(0, len(rows), per_batch)]
+
+
 class WriteStatements:
     """What every event's write runs: the play's locked read, the version bump, the insert
     (on PostgreSQL the bump notifies, and carries the insert: companion/store/tables.py)."""
@@ -93,8 +128,7 @@ class WriteStatements:
             self.bump_play_append = Prepared(BUMP_PLAY_APPEND_NOTIFY, dialect)
         else:
             self.bump_play = Prepared(BUMP_PLAY, dialect)
-            self.insert_event = Prepared(INSERT_EVENT, dialect,
-                                         column_keys=list(APPENDED_COLUMNS))
+            self.insert_event = event_insert(dialect)
 
 
 def write_statements(dialect) -> WriteStatements | None:

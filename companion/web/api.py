@@ -1,6 +1,7 @@
 """/api/v1: JSON for machines, exactly as shared/design/api.md names it."""
 from __future__ import annotations
 
+import json
 import zlib
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -41,13 +42,29 @@ def json_body(optional: bool = False):
     """The request's JSON body; 415 when it is not JSON, 400 when it does not parse."""
     if optional and not request.get_data(cache=True):
         return {}
+    json_bytes()
+    return body_json(None)
+
+
+def json_bytes() -> bytes:
+    """The request's body when it says it is JSON (else 415), not read as JSON yet."""
     if not request.is_json:
         return _abort(415, "unsupported_media_type",
                       "Send the body as JSON (Content-Type: application/json).")
+    return request.get_data(cache=True)
+
+
+def body_json(data: bytes | None):
+    """A JSON body read as Flask's get_json reads it: the request's (``data`` None; kept for
+    a second read), or ``data`` with no request (an import's, read in its own process:
+    companion/import_worker.py). 400 when it does not parse, is null or breaks the text rule
+    (companion/web/jsoncheck.py)."""
     try:
-        body = request.get_json(silent=True)
+        body = request.get_json(silent=True) if data is None else json.loads(data)
     except RecursionError as err:
         raise RuleError("The JSON is nested too deeply.", None, "too_deep") from err
+    except ValueError:            # what get_json(silent=True) answers with None
+        body = None
     if body is None:
         raise RuleError("The body is not valid JSON.", None, "invalid_json")
     return check_json(body)

@@ -11,7 +11,7 @@ from ..games import GAMES, get_game
 from ..games.errors import RuleError
 from ..owner import is_owner, matches, presented_key, set_owner_cookie
 from . import service
-from .jsoncheck import uploaded_json
+from .jsoncheck import loads_checked, uploaded_text
 from .security import behind_https
 
 # (rule, view, methods) of every box-data page, in order
@@ -57,7 +57,7 @@ def catalogue(game_id):
         text = request.form.get("json", "")
         try:
             imported = bool(request.files.get("file") and request.files["file"].filename)
-            service().put_catalogue(game.id, uploaded_json("json"),
+            service().put_catalogue(game.id, loads_checked(uploaded_text(), "json"),
                                     "imported from a file" if imported else "saved as text")
             saved = True
         except RuleError as err:

@@ -1,11 +1,13 @@
-"""A PDF for a page: from the cache when it was made before, else from the PDF pool.
+"""A PDF for a page: from the cache when it was made before, else from the PDF pool; and the
+pool that checks imports (companion/process_pool.py, the same code).
 
     make_pdf(html, owner)    owner: the play's id for its score sheets, "_pads", "_boards"
     forget_documents(play_id)  when a play is deleted, its sheets go too
+    in_pool(pool, data)      a pool's answer, or a 503 (Busy) when none of it is free
 
-Settings: HEAVY_SLOTS PDF processes per server process, HEAVY_WAIT seconds a document waits
-for one (then a 503 with Retry-After), PDF_CACHE_DIR (default instance/pdf-cache) and
-PDF_CACHE_FILES (500) documents kept.
+Settings: HEAVY_SLOTS PDF processes and as many import processes per server process,
+HEAVY_WAIT seconds a request waits for one (then a 503 with Retry-After), PDF_CACHE_DIR
+(default instance/pdf-cache) and PDF_CACHE_FILES (500) documents kept.
 """
 from __future__ import annotations
 
@@ -14,8 +16,17 @@ from pathlib import Path
 from flask import current_app
 
 from ..pdf_cache import MAX_FILES, DocumentCache
-from ..pdf_pool import PoolFull, pool_for
+from ..process_pool import PoolFull, ProcessPool, pool_for
 from .limits import Busy
+
+
+class RenderPool(ProcessPool):
+    """The PDF processes (companion/pdf_worker.py)."""
+
+    @property
+    def renders(self) -> int:
+        """Documents made (tests and `make bench` look at it)."""
+        return self.calls
 
 
 def cache() -> DocumentCache:
@@ -28,8 +39,26 @@ def cache() -> DocumentCache:
     return found
 
 
-def pool():
-    return pool_for(current_app.static_folder, int(current_app.config["HEAVY_SLOTS"]))
+def pool() -> RenderPool:
+    return pool_for(RenderPool, ("companion.pdf_worker", current_app.static_folder),
+                    int(current_app.config["HEAVY_SLOTS"]))
+
+
+def import_pool() -> ProcessPool:
+    """The processes that read and check an import (companion/import_worker.py)."""
+    return pool_for(ProcessPool, ("companion.import_worker",),
+                    int(current_app.config["HEAVY_SLOTS"]))
+
+
+def in_pool(kind: ProcessPool, data: bytes) -> bytes:
+    """``kind``'s answer to ``data``: Busy (a 503 with Retry-After) when no process of it came
+    free within HEAVY_WAIT seconds, or when the process died or took too long."""
+    try:
+        return kind.call(data, float(current_app.config["HEAVY_WAIT"]))
+    except (PoolFull, TimeoutError, EOFError, OSError) as err:
+        if not isinstance(err, PoolFull):
+            current_app.logger.warning("%s failed: %s", kind.command[0], err)
+        raise Busy() from err
 
 
 def make_pdf(html: str, owner: str) -> bytes:
@@ -38,12 +67,7 @@ def make_pdf(html: str, owner: str) -> bytes:
     pdf = store.get(path)
     if pdf is not None:
         return pdf
-    try:
-        pdf = pool().render(html, float(current_app.config["HEAVY_WAIT"]))
-    except (PoolFull, TimeoutError, EOFError, OSError) as err:
-        if not isinstance(err, PoolFull):
-            current_app.logger.warning("PDF process failed: %s", err)
-        raise Busy() from err
+    pdf = in_pool(pool(), html.encode("utf-8"))
     store.put(path, pdf)
     return pdf
 

@@ -43,14 +43,14 @@ def too_deep(field: str | None) -> RuleError:
                          count=MAX_DEPTH), field, "too_deep")
 
 
-def uploaded_json(field: str) -> Any:
-    """The JSON of a form's uploaded file, else of its ``json`` text box, checked."""
+def uploaded_text() -> str:
+    """A form's uploaded file, else its ``json`` text box, as text for loads_checked."""
     from flask import request
 
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", "replace") if upload and upload.filename else \
         request.form.get("json", "")
-    return loads_checked(text or "{}", field)
+    return text or "{}"
 
 
 def loads_checked(text: str, field: str | None) -> Any:

@@ -8,9 +8,10 @@
   The defaults are far above what a real table does. Only /healthz (a health check must never
   be refused, and it costs no more than a refusal would) and static files are free.
 - Live streams held open: companion/web/stream_caps.py. PDFs are made in a small pool of
-  processes beside each server process (companion/pdf_pool.py), HEAVY_SLOTS of them; imports,
-  which are made in the request, HEAVY_SLOTS at once per process. A request that finds no free
-  one within HEAVY_WAIT seconds is told to try again (503), so the tables' taps go on.
+  processes beside each server process (companion/process_pool.py), HEAVY_SLOTS of them;
+  imports HEAVY_SLOTS at once per process, each checked in a pool of as many import processes
+  and written by the request. A request that finds no free one within HEAVY_WAIT seconds is
+  told to try again (503), so the tables' taps go on.
 Every refusal is a plain sentence (JSON for the API) with a Retry-After header. A client that
 asks again before its Retry-After is answered in front of the app, and held under gevent
 (companion/web/limit_gate.py).
@@ -54,7 +55,7 @@ PLAY_CHANGES = ("api.post_event", "api.undo", "api.redo", "pages.post_event", "p
                 "pages.catalogue_undo", "book_layouts.edit")
 HEAVY = ("api.scoresheet", "pages.scoresheet", "table.pad", "boards.seafarers_pdf",
          "table.import_page", "table.api_import")
-IMPORTS = ("table.import_page", "table.api_import")   # made in the request, HEAVY_SLOTS at once
+IMPORTS = ("table.import_page", "table.api_import")   # HEAVY_SLOTS at once
 COMPUTE = ("api.setup", "api.score", "api.shipwrights_heroes", "api.join_svg",
            "pages.join_svg", "table.seat_svg", "table.chart_svg", "boards.seafarers",
            "table.export", "table.api_export", "display.display_with_seats")

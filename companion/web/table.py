@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from .. import importing
 from ..charts import duration_stats, line_chart_svg, player_stats, round_series
 from ..exports import bgstats_link, export_csv, export_document, export_json
 from ..games import GAMES, get_game
@@ -14,7 +15,7 @@ from ..store import PlayRow
 from ..tokens import token_seat
 from . import service
 from .i18n import game_name
-from .jsoncheck import uploaded_json
+from .jsoncheck import uploaded_text
 from .links import play_links, seat_link, share_link
 from .pages import open_play
 from .privacy import visible_ids
@@ -150,12 +151,13 @@ def api_export(play_id):
 
 
 # --------------------------------------------------------------------------- import
-def import_play(doc) -> tuple[PlayRow, dict]:
-    """A new play (new tokens) from an export, its events replayed through the same checks
-    and stored in one transaction (companion.importing)."""
-    from ..importing import import_play as imported
+def import_play(upload) -> tuple[PlayRow, dict]:
+    """A new play (new tokens) from an export (a companion.importing.Upload): read, checked
+    and replayed in an import process, then stored in one transaction (companion.importing).
+    Busy (503) when this server process's import processes are all busy."""
+    from .documents import import_pool, in_pool
 
-    return imported(service(), doc)
+    return importing.write(service(), in_pool(import_pool(), importing.job(service(), upload)))
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -163,7 +165,7 @@ def import_page():
     error = None
     if request.method == "POST":
         try:
-            row, tokens = import_play(uploaded_json("file"))
+            row, tokens = import_play(importing.Upload(uploaded_text(), "file"))
         except RuleError as err:
             error = err
         else:
@@ -176,9 +178,9 @@ def api_import():
     """A new play (new tokens) from an export, its events replayed through every check (sheet
     checks added after the play was recorded excepted) and stored in one transaction. The body
     may be up to 8 MiB (every other body: 256 KiB), an export of up to 25,000 events"""
-    from .api import json_body, seats_json, state_json
+    from .api import json_bytes, seats_json, state_json
 
-    row, tokens = import_play(json_body())
+    row, tokens = import_play(importing.Upload(json_bytes()))
     links = play_links(row.id, {"edit": tokens["edit"], "view": tokens["view"]})
     state = service().state(row)
     return {"id": row.id, "edit_token": tokens["edit"], "view_token": tokens["view"],
