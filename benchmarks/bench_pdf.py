@@ -32,7 +32,7 @@ from .harness import (
     create_table,
     percentiles,
     record,
-    server_cpu_seconds,
+    server_cpu,
 )
 from .inprocess import make_app, timed
 
@@ -261,15 +261,18 @@ def interleaved(phones: Phones, loop: Loop, server: Server, seconds: float, slic
     each, ``seconds`` in all of each): whatever else the machine does weighs on both alike,
     so their ratio is the loop's (one stretch alone then one with the loop mixed the loop's
     cost with the machine's: docs/benchmarks.md). Also the server's CPU seconds a second in
-    each (its workers and PDF processes): what the loop takes, whatever the load."""
+    each (its workers and pool processes), and its pool processes' alone ("<slice>_pools"):
+    what the loop takes, whatever the load, and where."""
     samples = {"alone": [], "loop": []}
-    cpu = {"alone": 0.0, "loop": 0.0}
+    cpu = {"alone": 0.0, "loop": 0.0, "alone_pools": 0.0, "loop_pools": 0.0}
     for _ in range(slices):
         for name in samples:
             (loop.running.set if name == "loop" else loop.running.clear)()
-            start = server_cpu_seconds(server)
+            start = server_cpu(server)
             samples[name] += phones.run(seconds / slices)
-            cpu[name] += server_cpu_seconds(server) - start
+            end = server_cpu(server)
+            cpu[name] += end[0] - start[0]
+            cpu[name + "_pools"] += end[1] - start[1]
     loop.running.clear()
     return samples, {name: round(used / seconds, 3) for name, used in cpu.items()}
 

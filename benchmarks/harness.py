@@ -57,14 +57,24 @@ def group_processes(server: Server):
 def server_cpu_seconds(server: Server) -> float:
     """CPU time (user + system) the server's processes have used so far: what a burst of
     requests costs the server, whatever else the machine is doing."""
-    total = 0
+    return server_cpu(server)[0]
+
+
+def server_cpu(server: Server) -> tuple[float, float]:
+    """(the server's CPU seconds so far, those of its pool processes among them): a process
+    started as `python -m companion.<worker>` is one (companion/process_pool.py: the PDF and
+    import processes); the rest are gunicorn's master and its request workers."""
+    total = pools = 0
     for entry in group_processes(server):
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            pool = b"\0-m\0companion." in (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])     # utime, stime (clock ticks)
-    return total / os.sysconf("SC_CLK_TCK")
+        used = int(fields[11]) + int(fields[12])     # utime, stime (clock ticks)
+        total += used
+        pools += used if pool else 0
+    return total / os.sysconf("SC_CLK_TCK"), pools / os.sysconf("SC_CLK_TCK")
 
 
 class SelectorReader:
