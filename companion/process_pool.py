@@ -38,7 +38,7 @@ class WorkFailed(Exception):
 
 
 class _Process:
-    """One process and the two ends of its pipes (non-blocking, waited on with select, which
+    """One process and the two ends of its pipes (non-blocking, waited on with poll, which
     gevent makes cooperative)."""
 
     def __init__(self, command: tuple[str, ...]):
@@ -120,9 +120,12 @@ def _wait(fd: int, deadline: float, write: bool = False) -> None:
     left = deadline - time.monotonic()
     if left <= 0:
         raise TimeoutError("the process took too long")
-    # looked up at call time: gevent's patched select when the worker is a gevent one
-    ready = select.select([], [fd], [], left) if write else select.select([fd], [], [], left)
-    if not any(ready) and deadline - time.monotonic() <= 0:
+    # poll, not select: select() refuses a descriptor numbered 1024 or more (ValueError, a 500
+    # for every PDF and import), and a worker holding a thousand live streams has those. Looked
+    # up at call time: gevent's patched poll when the worker is a gevent one.
+    waiting = select.poll()
+    waiting.register(fd, select.POLLOUT if write else select.POLLIN)
+    if not waiting.poll(left * 1000) and deadline - time.monotonic() <= 0:
         raise TimeoutError("the process took too long")
 
 
