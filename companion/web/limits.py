@@ -35,7 +35,7 @@ DEFAULTS = {
     "RATELIMIT_READS": "1200 per minute",     # every other route, each on its own
     "HEAVY_SLOTS": 1,                         # PDF processes and imports at once per process
     "HEAVY_WAIT": 0.5,                        # seconds a document waits for a free one
-    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_STORAGE_URI": "swept-memory://",   # memory, no timer a count (limit_counts.py)
     "RATELIMIT_HEADERS_ENABLED": True,
     "REFUSAL_HOLD": 1.0,   # seconds a repeat refusal is held under gevent (limit_gate.py)
 }
@@ -138,6 +138,8 @@ def _setting(name: str):
 def init_limits(app: Flask) -> None:
     """Call after every blueprint is registered: limits are attached to their endpoints."""
     from flask_limiter import Limiter
+
+    from . import limit_counts  # noqa: F401 (registers swept-memory:// with the library)
 
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, os.environ.get(key, value) if key in FROM_ENVIRONMENT
