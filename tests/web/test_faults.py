@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import time
 
+import pytest
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 
@@ -185,7 +186,11 @@ class Proxy:
             self.open_sockets.clear()
 
 
-def test_postgres_gone_is_a_clear_503_and_recovers(postgres_url, tmp_path):
+@pytest.fixture
+def behind_a_proxy(postgres_url, tmp_path):
+    """The app on a fresh PostgreSQL database reached only through a started Proxy (the test
+    stops and starts ``proxy`` to take the database server away and bring it back); the
+    proxy stopped and the app's connections closed after."""
     with postgres_database(postgres_url) as url:
         parsed = sa.engine.make_url(url)
         proxy = Proxy(f"{parsed.query['host']}/.s.PGSQL.{parsed.query['port']}")
@@ -193,67 +198,61 @@ def test_postgres_gone_is_a_clear_503_and_recovers(postgres_url, tmp_path):
         via_proxy = parsed.set(host="127.0.0.1", port=proxy.port, query={}).render_as_string(
             hide_password=False)
         app = make_app(tmp_path, via_proxy)
-        client = app.test_client()
         try:
-            play_id, token = new_play(client)
-            assert client.post(f"/api/v1/plays/{play_id}/events", json=sheet(1),
-                               headers=bearer(token)).status_code == 200
-            proxy.stop()
-            for method, path, body in (("post", f"/api/v1/plays/{play_id}/events", sheet(2)),
-                                       ("get", f"/api/v1/plays/{play_id}", None)):
-                reply = getattr(client, method)(path, json=body, headers=bearer(token))
-                assert reply.status_code == 503, reply.data
-                error = reply.get_json()["error"]
-                assert error["code"] == "database_unavailable"
-                assert "cannot be reached" in error["message"]
-            page = client.get(f"/plays/{play_id}/{token}")
-            assert page.status_code == 503 and b"cannot be reached" in page.data
-            assert client.get("/healthz").status_code == 200
-
-            proxy.start()
-            reply = client.post(f"/api/v1/plays/{play_id}/events", json=sheet(3, expected=1),
-                                headers=bearer(token))
-            assert reply.status_code == 200, reply.data
-            assert reply.get_json()["state"]["version"] == 2
+            yield app, proxy
         finally:
             proxy.stop()
             app.extensions["companion"].store.engine.dispose()
 
 
-def test_a_postgres_restart_between_two_taps_costs_no_tap(postgres_url, tmp_path):
+def test_postgres_gone_is_a_clear_503_and_recovers(behind_a_proxy):
+    app, proxy = behind_a_proxy
+    client = app.test_client()
+    play_id, token = new_play(client)
+    assert client.post(f"/api/v1/plays/{play_id}/events", json=sheet(1),
+                       headers=bearer(token)).status_code == 200
+    proxy.stop()
+    for method, path, body in (("post", f"/api/v1/plays/{play_id}/events", sheet(2)),
+                               ("get", f"/api/v1/plays/{play_id}", None)):
+        reply = getattr(client, method)(path, json=body, headers=bearer(token))
+        assert reply.status_code == 503, reply.data
+        error = reply.get_json()["error"]
+        assert error["code"] == "database_unavailable"
+        assert "cannot be reached" in error["message"]
+    page = client.get(f"/plays/{play_id}/{token}")
+    assert page.status_code == 503 and b"cannot be reached" in page.data
+    assert client.get("/healthz").status_code == 200
+
+    proxy.start()
+    reply = client.post(f"/api/v1/plays/{play_id}/events", json=sheet(3, expected=1),
+                        headers=bearer(token))
+    assert reply.status_code == 200, reply.data
+    assert reply.get_json()["state"]["version"] == 2
+
+
+def test_a_postgres_restart_between_two_taps_costs_no_tap(behind_a_proxy):
     """PostgreSQL restarts while nobody asks anything: every connection the app's pool holds
     dies while idle. The next change, the next read and the next page after it are answered
     as usual, not with a 503 (the pool finds out before using a dead connection: a check
     made cheaper, e.g. only after a connection sat idle, must keep this)."""
-    with postgres_database(postgres_url) as url:
-        parsed = sa.engine.make_url(url)
-        proxy = Proxy(f"{parsed.query['host']}/.s.PGSQL.{parsed.query['port']}")
-        proxy.start()
-        via_proxy = parsed.set(host="127.0.0.1", port=proxy.port, query={}).render_as_string(
-            hide_password=False)
-        app = make_app(tmp_path, via_proxy)
-        client = app.test_client()
-        try:
-            play_id, token = new_play(client)
-            for vp in (1, 2):
-                assert client.post(f"/api/v1/plays/{play_id}/events", json=sheet(vp),
-                                   headers=bearer(token)).status_code == 200
-            assert client.get(f"/api/v1/plays/{play_id}", headers=bearer(token)).status_code \
-                == 200
-            pool = app.extensions["companion"].store.engine.pool
-            assert pool.checkedin() >= 1           # idle connections, about to die
-            proxy.stop()
-            proxy.start()                          # back, on the same port
-            reply = client.post(f"/api/v1/plays/{play_id}/events", json=sheet(3, expected=2),
-                                headers=bearer(token))
-            assert reply.status_code == 200, reply.data
-            assert reply.get_json()["state"]["version"] == 3
-            read = client.get(f"/api/v1/plays/{play_id}", headers=bearer(token))
-            assert read.status_code == 200 and read.get_json()["state"]["sheets"]["Ann"]["vp"] == 3
-            assert client.get(f"/plays/{play_id}/{token}").status_code == 200
-        finally:
-            proxy.stop()
-            app.extensions["companion"].store.engine.dispose()
+    app, proxy = behind_a_proxy
+    client = app.test_client()
+    play_id, token = new_play(client)
+    for vp in (1, 2):
+        assert client.post(f"/api/v1/plays/{play_id}/events", json=sheet(vp),
+                           headers=bearer(token)).status_code == 200
+    assert client.get(f"/api/v1/plays/{play_id}", headers=bearer(token)).status_code == 200
+    pool = app.extensions["companion"].store.engine.pool
+    assert pool.checkedin() >= 1           # idle connections, about to die
+    proxy.stop()
+    proxy.start()                          # back, on the same port
+    reply = client.post(f"/api/v1/plays/{play_id}/events", json=sheet(3, expected=2),
+                        headers=bearer(token))
+    assert reply.status_code == 200, reply.data
+    assert reply.get_json()["state"]["version"] == 3
+    read = client.get(f"/api/v1/plays/{play_id}", headers=bearer(token))
+    assert read.status_code == 200 and read.get_json()["state"]["sheets"]["Ann"]["vp"] == 3
+    assert client.get(f"/plays/{play_id}/{token}").status_code == 200
 
 
 def test_a_dead_database_address_is_a_503_never_a_500(tmp_path):
