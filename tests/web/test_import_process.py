@@ -29,7 +29,7 @@ from companion import exports, importing, turns
 from companion.store import raw
 from companion.web import api, jsoncheck
 from tests.conftest import make_app
-from tests.web.test_import_large import long_play, view
+from tests.web.test_import_large import exported, long_play, send_import
 
 COUNT = 2_000
 
@@ -41,17 +41,6 @@ def the_import_pool(app):
         return import_pool()
 
 
-def exported(client, play) -> bytes:
-    reply = client.get(f"/api/v1/plays/{play['id']}/export", headers=view(play))
-    assert reply.status_code == 200
-    return reply.get_data()
-
-
-def post(client, body: bytes, **headers):
-    return client.post("/api/v1/plays/import", data=body,
-                       headers={"Content-Type": "application/json", **headers})
-
-
 def cpu_seconds(pid: int) -> float:
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -61,7 +50,7 @@ def test_the_import_is_read_checked_and_replayed_in_another_process(app, monkeyp
     client = app.test_client()
     body = exported(client, long_play(app, COUNT))
     small = exported(client, long_play(app, 1))
-    assert post(client, small).status_code == 201           # the import process started
+    assert send_import(client, small).status_code == 201   # the import process started
     pool = the_import_pool(app)
     [worker] = pool.processes()
     assert worker != os.getpid()
@@ -74,7 +63,7 @@ def test_the_import_is_read_checked_and_replayed_in_another_process(app, monkeyp
                          (importing, "replay_import")):
         monkeypatch.setattr(module, name, not_here)
     calls, its_cpu, own_cpu = pool.calls, cpu_seconds(worker), time.process_time()
-    reply = post(client, body)
+    reply = send_import(client, body)
     own_cpu, its_cpu = time.process_time() - own_cpu, cpu_seconds(worker) - its_cpu
     assert reply.status_code == 201, reply.get_json()
     assert reply.get_json()["state"]["version"] == COUNT
@@ -100,7 +89,7 @@ def test_the_rows_are_written_in_batches_with_turns_between(app, monkeypatch):
 
     monkeypatch.setattr(raw.Prepared, "run_many", counted)
     monkeypatch.setattr(turns.time, "sleep", turn)
-    assert post(client, body).status_code == 201
+    assert send_import(client, body).status_code == 201
     assert written["rows"] == COUNT
     assert len(since) >= COUNT // raw.RAW_BATCH
     assert max(since) <= raw.RAW_BATCH
@@ -117,7 +106,7 @@ def test_a_full_import_pool_answers_503_and_stores_nothing(tmp_path):
     for _ in range(pool.size):            # every import process busy
         assert pool.slots.acquire(timeout=30)
     try:
-        busy = post(client, body, **{"Accept-Language": "de"})
+        busy = send_import(client, body, **{"Accept-Language": "de"})
         assert busy.status_code == 503
         assert int(busy.headers["Retry-After"]) > 0
         assert busy.get_json()["error"] == {
@@ -135,7 +124,7 @@ def test_a_full_import_pool_answers_503_and_stores_nothing(tmp_path):
     finally:
         for _ in range(pool.size):
             pool.slots.release()
-    assert post(client, body).status_code == 201
+    assert send_import(client, body).status_code == 201
 
 
 @pytest.mark.parametrize("refused", [
@@ -145,7 +134,7 @@ def test_a_full_import_pool_answers_503_and_stores_nothing(tmp_path):
 ])
 def test_a_refusal_made_in_the_import_process_is_answered_as_before(app, refused):
     body, status, code, field = refused
-    reply = post(app.test_client(), body)
+    reply = send_import(app.test_client(), body)
     assert reply.status_code == status
     error = reply.get_json()["error"]
     assert error["code"] == code and error.get("field") == field
@@ -154,12 +143,12 @@ def test_a_refusal_made_in_the_import_process_is_answered_as_before(app, refused
 def test_an_import_process_that_died_is_replaced(app):
     client = app.test_client()
     body = exported(client, long_play(app, 5))
-    assert post(client, body).status_code == 201
+    assert send_import(client, body).status_code == 201
     pool = the_import_pool(app)
     for pid in pool.processes():
         os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + 10
     while pool.processes() and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert post(client, body).status_code == 201
+    assert send_import(client, body).status_code == 201
     assert pool.processes()
