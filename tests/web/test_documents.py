@@ -10,12 +10,11 @@
 from __future__ import annotations
 
 import os
-import signal
 import stat
-import time
 
 from companion.pdf_cache import DocumentCache
 from tests.conftest import make_app
+from tests.web.pools import every_process_busy, kill_every_process
 
 
 def new_play(client, game="knarr", players=("Ann", "Bo")):
@@ -102,10 +101,7 @@ def test_a_full_pool_answers_503_with_a_sentence_and_the_taps_go_on(tmp_path):
     app = make_app(tmp_path, HEAVY_WAIT=0)
     client = app.test_client()
     play = new_play(client)
-    pool = the_pool(app)
-    for _ in range(pool.size):            # every PDF process busy
-        assert pool.slots.acquire(timeout=30)
-    try:
+    with every_process_busy(the_pool(app)):
         api = client.get(f"/api/v1/plays/{play['id']}/scoresheet.pdf", headers={
             "Authorization": f"Bearer {play['view_token']}", "Accept-Language": "de"})
         assert api.status_code == 503
@@ -119,9 +115,6 @@ def test_a_full_pool_answers_503_with_a_sentence_and_the_taps_go_on(tmp_path):
         for path in ("/pads/knarr.pdf", "/boards/seafarers.pdf?scenario=four_islands&seed=1"):
             assert client.get(path).status_code == 503
         tap(client, play, 3)               # the table's taps go on
-    finally:
-        for _ in range(pool.size):
-            pool.slots.release()
     assert sheet(client, play).status_code == 200
     assert not kept(tmp_path, "_pads")     # a refusal keeps nothing
 
@@ -132,11 +125,7 @@ def test_a_pdf_process_that_died_is_replaced(tmp_path):
     play = new_play(client)
     assert sheet(client, play).status_code == 200
     pool = the_pool(app)
-    for pid in pool.processes():
-        os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 10
-    while pool.processes() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    kill_every_process(pool)
     tap(client, play, 9)
     reply = sheet(client, play)
     assert reply.status_code == 200 and reply.data.startswith(b"%PDF")

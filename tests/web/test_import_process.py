@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import time
 
 import pytest
@@ -29,6 +28,7 @@ from companion import exports, importing, turns
 from companion.store import raw
 from companion.web import api, jsoncheck
 from tests.conftest import make_app
+from tests.web.pools import every_process_busy, kill_every_process
 from tests.web.test_import_large import exported, long_play, send_import
 
 COUNT = 2_000
@@ -102,10 +102,7 @@ def test_a_full_import_pool_answers_503_and_stores_nothing(tmp_path):
     body = exported(client, play)
     store = app.extensions["companion"].store
     before = len(store.recent_plays(limit=100))
-    pool = the_import_pool(app)
-    for _ in range(pool.size):            # every import process busy
-        assert pool.slots.acquire(timeout=30)
-    try:
+    with every_process_busy(the_import_pool(app)):
         busy = send_import(client, body, **{"Accept-Language": "de"})
         assert busy.status_code == 503
         assert int(busy.headers["Retry-After"]) > 0
@@ -121,9 +118,6 @@ def test_a_full_import_pool_answers_503_and_stores_nothing(tmp_path):
                           json={"type": "sheet", "data": {"player": "Ann", "fields": {"vp": 3}}})
         assert tap.status_code == 200          # the table's taps go on
         assert len(store.recent_plays(limit=100)) == before
-    finally:
-        for _ in range(pool.size):
-            pool.slots.release()
     assert send_import(client, body).status_code == 201
 
 
@@ -145,10 +139,6 @@ def test_an_import_process_that_died_is_replaced(app):
     body = exported(client, long_play(app, 5))
     assert send_import(client, body).status_code == 201
     pool = the_import_pool(app)
-    for pid in pool.processes():
-        os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 10
-    while pool.processes() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    kill_every_process(pool)
     assert send_import(client, body).status_code == 201
     assert pool.processes()
