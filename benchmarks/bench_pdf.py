@@ -66,8 +66,9 @@ def _sheets(app) -> dict:
 
 # the end of a play with as many players as the game takes (at most five), long names, a sheet
 # entered for everyone, then "finish": the longest sheets (tests/web/test_scoresheet_content.py
-# reads the same plays back)
+# reads the same plays back, made by ended_play)
 LONG_NAMES = ("Alexandra", "Bartholomew", "Christina", "Dagfinnur", "Eleonora")
+# per player i: values the box allows for five players at once
 AT_THE_END = {"explorers": lambda i: {"outposts": min(2 + i, 5), "viking_deaths": 1 + i % 2,
                                       "gold": 3 + i % 2},
               "knarr": lambda i: {"vp": 12 + i, "recruits": 2 + i % 2},
@@ -77,26 +78,37 @@ AT_THE_END = {"explorers": lambda i: {"outposts": min(2 + i, 5), "viking_deaths"
               "shipwrights": lambda i: {"raid_cards": 2 + i % 2, "gold": 2 + i % 2}}
 
 
+def ended_play(client, game_id: str) -> dict:
+    """The play (the API's answer to its creation) of ``game_id`` at its end, through the
+    Flask ``client``; every change answered 200 or 201 (a refused one would leave a shorter
+    sheet)."""
+    from companion.games import GAMES
+
+    players = list(LONG_NAMES[:min(5, GAMES[game_id].max_players)])
+    play = client.post("/api/v1/plays", json={
+        "game": game_id, "players": players, "seed": 5,
+        "options": {"rocks_of_ruin": True} if game_id == "explorers" else {}}).get_json()
+    events = f"/api/v1/plays/{play['id']}/events"
+    auth = {"Authorization": f"Bearer {play['edit_token']}"}
+    for i, name in enumerate(players):
+        answer = client.post(events, json={"type": "sheet", "data": {
+            "player": name, "fields": AT_THE_END[game_id](i)}}, headers=auth)
+        assert answer.status_code in (200, 201), answer.get_data(as_text=True)
+    assert client.post(events, json={"type": "finish"}, headers=auth).status_code in (200, 201)
+    return play
+
+
 def _sheets_at_the_end(app) -> dict:
     from companion.games import GAMES
     from companion.web.sheets import scoresheet_html
 
     service, client = app.extensions["companion"], app.test_client()
     out = {}
-    for game in GAMES.values():
-        players = list(LONG_NAMES[:min(5, game.max_players)])
-        play = client.post("/api/v1/plays", json={
-            "game": game.id, "players": players, "seed": 5,
-            "options": {"rocks_of_ruin": True} if game.id == "explorers" else {}}).get_json()
-        events = f"/api/v1/plays/{play['id']}/events"
-        auth = {"Authorization": f"Bearer {play['edit_token']}"}
-        for i, name in enumerate(players):
-            client.post(events, headers=auth, json={"type": "sheet", "data": {
-                "player": name, "fields": AT_THE_END[game.id](i)}})
-        client.post(events, headers=auth, json={"type": "finish"})
+    for game_id in GAMES:
+        play = ended_play(client, game_id)
         row = service.load(play["id"])
         with app.test_request_context():
-            out[f"{game.id} ({len(players)}, at the end)"] = scoresheet_html(
+            out[f"{game_id} ({len(play['state']['players'])}, at the end)"] = scoresheet_html(
                 row, service.state(row))
     return out
 

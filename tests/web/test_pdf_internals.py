@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.bench_pdf import ended_play
 from companion import pdf_internals
 from companion.pdf import Renderer
-
-from .test_scoresheet_content import ended_play
 
 
 @pytest.fixture()
@@ -18,7 +17,7 @@ def sheet(app, client):
     from companion.web import service
     from companion.web.sheets import scoresheet_html
 
-    play_id = ended_play(client, "explorers")
+    play_id = ended_play(client, "explorers")["id"]
     with app.test_request_context():
         row = service().load(play_id)
         return scoresheet_html(row, service().state(row))

@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
+from benchmarks.bench_pdf import ended_play
 from companion.games import GAMES
 from companion.pdf import Renderer
-
-from .test_scoresheet_content import ended_play
 
 ROOT = Path(__file__).resolve().parents[2]
 FACES = ("NorthSeaSans.ttf", "NorthSeaSans-Bold.ttf")
@@ -48,7 +47,7 @@ def test_every_sheet_embeds_only_the_two_faces(app, client, lang, tmp_path):
     from companion.web.sheets import pad_html
 
     for game_id in sorted(GAMES):
-        pdf = sheet_pdf(app, client, ended_play(client, game_id), lang)
+        pdf = sheet_pdf(app, client, ended_play(client, game_id)["id"], lang)
         assert embedded(pdf, tmp_path) == ["North-Sea-Sans", "North-Sea-Sans-Bold"], game_id
     with app.test_request_context(headers={"Accept-Language": lang}):
         pad = Renderer(app.static_folder).render(pad_html(GAMES["knarr"], 5, "a4"))

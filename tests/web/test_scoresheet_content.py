@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 import pytest
 from flask_babel import gettext, ngettext
 
+from benchmarks.bench_pdf import ended_play
 from companion.games import GAMES
 from companion.pdf import Renderer
 from companion.plays import score_of
@@ -26,33 +27,6 @@ from companion.web import service
 from companion.web.i18n import and_list, rank_words, turn_time
 from companion.web.sheets import row_label, row_notes, scoresheet_html, to_enter_groups
 from companion.web.words import core
-
-NAMES = ("Alexandra", "Bartholomew", "Christina", "Dagfinnur", "Eleonora")
-OPTIONS = {"explorers": {"rocks_of_ruin": True}}
-# per player i: values the box allows for five players at once
-SHEETS = {"explorers": lambda i: {"outposts": min(2 + i, 5), "viking_deaths": 1 + i % 2,
-                                  "gold": 3 + i % 2},
-          "knarr": lambda i: {"vp": 12 + i, "recruits": 2 + i % 2},
-          "reavers": lambda i: {"glory": 7 + i, "favor": 2 + i % 2},
-          "seafarers": lambda i: {"settlements": min(3 + i, 5), "cities": 1 + i % 2,
-                                  "largest_army": i == 0},
-          "shipwrights": lambda i: {"raid_cards": 2 + i % 2, "gold": 2 + i % 2}}
-
-
-def ended_play(client, game_id: str) -> str:
-    game = GAMES[game_id]
-    players = list(NAMES[:min(5, game.max_players)])
-    play = client.post("/api/v1/plays", json={
-        "game": game_id, "players": players, "options": OPTIONS.get(game_id, {}),
-        "seed": 5}).get_json()
-    events = f"/api/v1/plays/{play['id']}/events"
-    auth = {"Authorization": f"Bearer {play['edit_token']}"}
-    for i, name in enumerate(players):
-        answer = client.post(events, json={"type": "sheet", "data": {
-            "player": name, "fields": SHEETS[game_id](i)}}, headers=auth)
-        assert answer.status_code in (200, 201), answer.get_data(as_text=True)
-    assert client.post(events, json={"type": "finish"}, headers=auth).status_code in (200, 201)
-    return play["id"]
 
 
 def pdf_text(pdf: bytes, tmp_path, layout: bool) -> str:
@@ -98,7 +72,7 @@ def test_a_printed_sheet_carries_every_value_and_says_each_explanation_once(
         app, client, lang, tmp_path):
     renderer = Renderer(app.static_folder)
     for game_id in sorted(GAMES):
-        play_id = ended_play(client, game_id)
+        play_id = ended_play(client, game_id)["id"]
         with app.test_request_context(headers={"Accept-Language": lang}):
             row = service().load(play_id)
             state = service().state(row)

@@ -12,12 +12,11 @@ import subprocess
 import pytest
 from flask_babel import gettext
 
+from benchmarks.bench_pdf import LONG_NAMES, ended_play
 from companion.games import GAMES
 from companion.pdf import Renderer
 from companion.web import service
 from companion.web.sheets import scoresheet_html
-
-from .test_scoresheet_content import NAMES, ended_play
 
 WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">'
                   r'([^<]*)</word>')
@@ -44,13 +43,13 @@ def row_starts(found, label: str) -> list[float]:
 def test_every_value_stands_under_its_players_name(app, client, lang, tmp_path):
     renderer = Renderer(app.static_folder)
     for game_id in sorted(GAMES):
-        play_id = ended_play(client, game_id)
+        play_id = ended_play(client, game_id)["id"]
         with app.test_request_context(headers={"Accept-Language": lang}):
             row = service().load(play_id)
             html = scoresheet_html(row, service().state(row))
             labels = (gettext("Total"), gettext("Rank"))
         found = words(renderer.render(html), tmp_path)
-        players = NAMES[:min(5, GAMES[game_id].max_players)]
+        players = LONG_NAMES[:min(5, GAMES[game_id].max_players)]
         head = next(y for x, y, w in found if w == players[0]        # the names' own line
                     and all(any(w_ == n and abs(y_ - y) < 1 for _, y_, w_ in found)
                             for n in players))
