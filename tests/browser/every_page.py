@@ -11,10 +11,12 @@ long names where the game takes five (the names that broke mid-word on a 360 px 
 from __future__ import annotations
 
 import json
+import logging
 import urllib.error
 import urllib.request
 
 from companion.games import GAMES
+from tests.conftest import LiveServer, make_app
 
 NAMES = ["Alexandra", "Bartholomew", "Christina", "Dagfinnur", "Eleonora"]
 OPTIONS = {"explorers": {"rocks_of_ruin": True}, "seafarers": {"scenario": "four_islands"}}
@@ -169,3 +171,16 @@ def every_kind_of_page(plays: dict) -> dict[str, str]:
     return {name: path for name, path in every_page(plays).items()
             if not any(name == f"{game_id} {kind}" and game_id != chosen[kind]
                        for game_id in games for kind in SAME_FOR_EVERY_GAME)}
+
+
+def served_with_every_play(folder):
+    """A live server (CSRF on, no PUBLIC_URL) with a play of every game at every stage
+    (make_plays) as ``.plays`` and its app as ``.app``, stopped after: for a module's ``site``
+    fixture (``yield from``)."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    app = make_app(folder, WTF_CSRF_ENABLED=True, PUBLIC_URL=None)
+    server = LiveServer(app)
+    server.app = app
+    server.plays = make_plays(server.url)
+    yield server
+    server.stop()

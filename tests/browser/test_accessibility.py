@@ -12,14 +12,10 @@ table display with a code per seat (opened from the host's phone), and the page 
 is deleted."""
 from __future__ import annotations
 
-import logging
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import LiveServer, make_app
-
-from .every_page import api, every_kind_of_page, make_plays, play_path
+from .every_page import api, every_kind_of_page, play_path, served_with_every_play
 
 pytestmark = pytest.mark.browser
 
@@ -30,13 +26,7 @@ OPEN_EVERYTHING = "document.querySelectorAll('details').forEach((d) => { d.open 
 def site(tmp_path_factory):
     """One server with a play of every game at every stage, shared by the light and the dark
     pass (and by nothing that changes those plays)."""
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    app = make_app(tmp_path_factory.mktemp("axe"), WTF_CSRF_ENABLED=True, PUBLIC_URL=None)
-    server = LiveServer(app)
-    server.app = app
-    server.plays = make_plays(server.url)
-    yield server
-    server.stop()
+    yield from served_with_every_play(tmp_path_factory.mktemp("axe"))
 
 
 def report(violations: list[dict]) -> list[str]:

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+
+from .every_page import api
 
 pytestmark = pytest.mark.browser
 
@@ -28,12 +28,8 @@ class WallClock:
 def test_a_paused_clock_does_not_run(live_server, phone):
     wall = WallClock()
     live_server.app.extensions["companion"].now = wall
-    request = urllib.request.Request(
-        live_server.url + "/api/v1/plays", method="POST",
-        data=json.dumps({"game": "knarr", "players": ["Ann", "Bo"], "seed": 2}).encode(),
-        headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        play = json.load(response)
+    play = api(live_server.url, "POST", "/api/v1/plays",
+               {"game": "knarr", "players": ["Ann", "Bo"], "seed": 2})
     page = phone()
     wall.advance(12)
     page.goto(live_server.url + urlsplit(play["edit_url"]).path)

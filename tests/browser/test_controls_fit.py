@@ -3,12 +3,12 @@ whole label (German "Zug beenden →" once spilled out of both sides of it) and 
 runs past the screen."""
 from __future__ import annotations
 
-import json
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+
+from .every_page import api
 
 pytestmark = pytest.mark.browser
 
@@ -24,12 +24,9 @@ FITS = """() => {
 
 
 def create(server, game):
-    request = urllib.request.Request(
-        server.url + "/api/v1/plays", method="POST",
-        data=json.dumps({"game": game, "players": GAMES[game], "seed": 4}).encode(),
-        headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        return urlsplit(json.load(response)["edit_url"]).path
+    play = api(server.url, "POST", "/api/v1/plays",
+               {"game": game, "players": GAMES[game], "seed": 4})
+    return urlsplit(play["edit_url"]).path
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr"])

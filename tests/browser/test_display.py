@@ -1,13 +1,13 @@
 """The table display on a 1280x800 landscape screen beside a phone: live, no scrolling."""
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+
+from .every_page import api
 
 pytestmark = pytest.mark.browser
 
@@ -15,13 +15,8 @@ SCREEN = {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1}
 
 
 def create(live_server, game, players, options=None):
-    request = urllib.request.Request(
-        live_server.url + "/api/v1/plays", method="POST",
-        data=json.dumps({"game": game, "players": players, "options": options or {},
-                         "seed": 4}).encode(),
-        headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
+    return api(live_server.url, "POST", "/api/v1/plays", {
+        "game": game, "players": players, "options": options or {}, "seed": 4})
 
 
 def fits(page):

@@ -2,24 +2,19 @@
 from __future__ import annotations
 
 import io
-import json
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
+from .every_page import api
+
 pytestmark = pytest.mark.browser
 
 
 def create(live_server, game, players, options=None):
-    request = urllib.request.Request(
-        live_server.url + "/api/v1/plays", method="POST",
-        data=json.dumps({"game": game, "players": players, "options": options or {},
-                         "seed": 8}).encode(),
-        headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
+    return api(live_server.url, "POST", "/api/v1/plays", {
+        "game": game, "players": players, "options": options or {}, "seed": 8})
 
 
 def pdf_text(page, url) -> str:

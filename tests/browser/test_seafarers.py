@@ -3,14 +3,14 @@ scroll, the zoom toggle), an Oceans play where tapping a ? turns a tile up, and 
 target that declares the winner."""
 from __future__ import annotations
 
-import json
 import re
 import shutil
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+
+from .every_page import api
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp/seafarers-shots"     # kept after the run, to look at
@@ -56,13 +56,10 @@ def shot(page, tmp_path, name, problems: list[str]):
 def create(live_server, scenario, players, seed=3, layout="variable") -> str:
     """A play; "as shown" scenarios take the app's variable layout unless told otherwise (the
     book's layout needs the owner to enter it first)."""
-    request = urllib.request.Request(
-        live_server.url + "/api/v1/plays", method="POST",
-        data=json.dumps({"game": "seafarers", "players": players, "seed": seed,
-                         "options": {"scenario": scenario, "layout": layout}}).encode(),
-        headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        return urlsplit(json.load(response)["edit_url"]).path
+    play = api(live_server.url, "POST", "/api/v1/plays", {
+        "game": "seafarers", "players": players, "seed": seed,
+        "options": {"scenario": scenario, "layout": layout}})
+    return urlsplit(play["edit_url"]).path
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

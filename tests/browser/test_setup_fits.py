@@ -4,13 +4,13 @@ their hexes (German "Hügelland", "Weideland" and "Getreide" are longer than "hi
 and "grain"). Screenshots go to $SHOTS when it is set, for a person to look at."""
 from __future__ import annotations
 
-import json
 import os
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+
+from .every_page import api
 
 pytestmark = pytest.mark.browser
 
@@ -44,11 +44,7 @@ SIZES = {"phone": None, "tablet": {"width": 1280, "height": 800}}
 
 
 def create(server, game):
-    request = urllib.request.Request(
-        server.url + "/api/v1/plays", method="POST", data=json.dumps(PLAYS[game]).encode(),
-        headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        return urlsplit(json.load(response)["edit_url"]).path
+    return urlsplit(api(server.url, "POST", "/api/v1/plays", PLAYS[game])["edit_url"]).path
 
 
 @pytest.mark.parametrize("size", SIZES)

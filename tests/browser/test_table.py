@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import io
-import json
 import re
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
+
+from .every_page import api
 
 pytestmark = pytest.mark.browser
 
@@ -21,12 +21,8 @@ def table(live_server, monkeypatch):
     from companion import netinfo
 
     monkeypatch.setattr(netinfo, "interface_addresses", lambda: [LAN])
-    request = urllib.request.Request(
-        live_server.url + "/api/v1/plays", method="POST",
-        data=json.dumps({"game": "reavers", "players": ["Ann", "Bo"], "seed": 11}).encode(),
-        headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        play = json.load(response)
+    play = api(live_server.url, "POST", "/api/v1/plays",
+               {"game": "reavers", "players": ["Ann", "Bo"], "seed": 11})
     play["edit_path"] = urlsplit(play["edit_url"]).path
     return play
 

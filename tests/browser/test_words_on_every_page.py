@@ -16,16 +16,21 @@ Every page of tests/browser/every_page.py is opened with all its <details> open.
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import LiveServer, make_app
-
 from .english import TEXTS, english_in, not_words
-from .every_page import NAMES, every_page, make_plays, play_path, refuse, seat_path, seat_refusals
+from .every_page import (
+    NAMES,
+    every_page,
+    play_path,
+    refuse,
+    seat_path,
+    seat_refusals,
+    served_with_every_play,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -36,13 +41,7 @@ NARROW = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_tou
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    app = make_app(tmp_path_factory.mktemp("words"), WTF_CSRF_ENABLED=True, PUBLIC_URL=None)
-    server = LiveServer(app)
-    server.app = app
-    server.plays = make_plays(server.url)
-    yield server
-    server.stop()
+    yield from served_with_every_play(tmp_path_factory.mktemp("words"))
 
 
 @pytest.mark.parametrize("locale", ["de-DE", "fr-FR", "en-GB"])
