@@ -77,9 +77,16 @@ serve: run
 # test PostgreSQL already runs with fsync=off). `make bench` keeps the disk: it measures it.
 TEST_TMPDIR := $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
 
+# --dist worksteal: xdist's default (load) hands the first worker a first chunk of tests 1-263
+# in collection order (every browser test, then tests/db: 1,279 s of about 2,700 s in one full
+# run at load 7-11) that no other worker may take; once the rest is done, a worker whose
+# chunk is longer has the other wait for it. worksteal starts each worker on half the tests and
+# lets one that runs out take half of what the other still has queued: the same tests, each
+# once, and no worker idle while the other has a queue.
 test: system-test install-test translations
 	PYTHONPATH=. $(VENV)/bin/lint-imports
-	TMPDIR=$(TEST_TMPDIR) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 -p no:cacheprovider --durations=30 $(PYTEST_ARGS)
+	TMPDIR=$(TEST_TMPDIR) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist worksteal \
+		-p no:cacheprovider --durations=30 $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory bench BENCH_ARGS="--quick --out bench-results/quick.json" \
 		>/dev/null
 
