@@ -3,6 +3,7 @@ a blocking SQLite call off a gevent worker's loop."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -89,22 +90,33 @@ def begin_immediate(conn) -> None:
     writers' file lock first, so the database's lock is nearly always free, and a hand-off to
     a thread and back costs more than the statement (two wake-ups, each waiting for a CPU on a
     loaded machine). Only when another program holds the lock does the wait, with the usual
-    busy timeout, go off the loop."""
-    if not on_gevent_loop():
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-        return
+    busy timeout, go off the loop. The statement runs on the sqlite3 connection inside Core's
+    transaction (which sends nothing on SQLite), as the event's own statements do
+    (companion/store/raw.py): Core's execution of it cost more than SQLite's."""
     raw = conn.connection.dbapi_connection
+    conn.begin()
+    if not on_gevent_loop():
+        _begin(raw)
+        return
     raw.execute("PRAGMA busy_timeout=0")
     try:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        _begin(raw)
         return
     except sa.exc.OperationalError as err:
         if not _busy(err):
             raise
     finally:
         raw.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    conn.rollback()         # SQLAlchemy's own transaction around the refused BEGIN
-    off_the_loop(conn.exec_driver_sql, "BEGIN IMMEDIATE")
+    off_the_loop(_begin, raw)
+
+
+def _begin(raw) -> None:
+    """BEGIN IMMEDIATE on the sqlite3 connection; an error is SQLAlchemy's, as Core raises it
+    (the app answers a locked or failing database with its 503)."""
+    try:
+        raw.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as err:
+        raise sa.exc.DBAPIError.instance("BEGIN IMMEDIATE", (), err, sqlite3.Error) from err
 
 
 def _busy(err: sa.exc.OperationalError) -> bool:
