@@ -18,7 +18,7 @@ from urllib.parse import quote
 from pydantic import Field, create_model
 
 from .games import GAMES, Game, get_game
-from .games.bodies import Open, check, event_type, given, whole
+from .games.bodies import Open, check, event_type, given, one_of, whole
 from .games.errors import RuleError
 from .games.messages import Message, say, to_data
 from .games.requests import (
@@ -299,7 +299,7 @@ def _minutes(start: Any, end: Any) -> int:
 class ImportHead(Open):
     """What makes a file an export this app reads (checked first, so a file of another kind is
     named as such before anything about its game)."""
-    format: Literal[FORMAT]
+    format: one_of((FORMAT,))
     format_version: whole(-(2**63) + 1, FORMAT_VERSION)
 
 

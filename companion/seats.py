@@ -12,9 +12,9 @@ game's turn: the seat whose turn it is may make it, any other seat is refused wi
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from .games.bodies import Body
+from .games.bodies import Body, one_of
 from .games.errors import RuleError, say
 
 EDITS = ("all", "own")       # the same words as SeatEditsChoice of a new play's body
@@ -26,7 +26,7 @@ TABLE_EVENTS = ("pause", "resume")
 
 class SeatEdits(Body):
     """The host changes who may edit what (a seat token may not send this)."""
-    edits: Literal[EDITS]
+    edits: one_of(EDITS)
 
 
 def edits_of(state: dict) -> str:

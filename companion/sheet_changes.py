@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, create_model, model_validator
 
 from .games import ending
-from .games.bodies import Body, Player, add_type, given, model_of, refuse, row_type, whole
+from .games.bodies import Body, Player, add_type, given, model_of, one_of, refuse, row_type, whole
 from .games.errors import RuleError
 from .games.inputs import MAX_NAME, player_of, refuse_idle_rows
 from .games.messages import Message, say
@@ -122,7 +122,7 @@ def sheet_change(game: Game) -> type:
                 for one, other in (("fields", "add"), ("set", "add"), ("fields", "set"))
                 for k in ways[one] if k in ways[other]]}}
     rows = tuple(f.name for f in game.sheet_fields)
-    reopen = Annotated[list[Literal[rows]], Field(
+    reopen = Annotated[list[one_of(rows)], Field(
         max_length=len(rows), description="Rows this change leaves as not entered (an undo "
         "of the change that entered them): the result lists them as still to enter again")]
     return create_model(f"SheetChange{key}", __base__=SheetChange, __doc__=SheetChange.__doc__,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, reduce
+from functools import cache, partial, reduce
 from operator import or_
 from typing import Annotated, Any, Literal
 
-from annotated_types import Predicate
+from annotated_types import MaxLen, Predicate
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -25,14 +25,16 @@ from pydantic import (
     ValidationError,
     WrapValidator,
     create_model,
+    model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypeAliasType
 
 from .inputs import MAX_NAME, MAX_NUMBER, SheetField
 from .messages import Message, say
-from .refusals import refusal
+from .refusals import refusal, told
 
 # Python's whitespace (str.isspace, what strip() and split() remove) spelt out: engines
 # disagree on \s, and "not blank" must mean one thing to the server and to every generator.
@@ -51,6 +53,40 @@ class Body(BaseModel):
     """A request body or a part of one: exactly these keys, each strictly its type."""
     model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _rows(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
+        """A fault under a key is the row of its title (a key left out too), unless a type
+        inside names it (``said``); none past a model's own keys."""
+        return faulted(data, handler, lambda err: told(err, lambda e: {"row": getattr(
+            cls.model_fields.get(e["loc"][0] if e["loc"] else None), "title", None)}))
+
+
+def faulted(value: Any, handler: Callable[[Any], Any], said: Callable) -> Any:
+    """``handler(value)``; its ValidationError as ``said`` makes it again."""
+    try:
+        return handler(value)
+    except ValidationError as err:
+        raise said(err) from None
+
+
+def said(kind: Any, **ctx: Any) -> Any:
+    """``kind`` whose refusals carry its title (the row's label), its longest length and
+    ``ctx`` (``count`` instead, ``choices``): what a refusal says of a row is put on where it
+    is declared."""
+    fields = [m for m in getattr(kind, "__metadata__", ()) if isinstance(m, FieldInfo)]
+    ctx = {"row": next((f.title for f in fields if f.title), None),
+           "count": next((m.max_length for f in fields for m in f.metadata
+                          if isinstance(m, MaxLen)), None), **ctx}
+    ctx = {k: v for k, v in ctx.items() if v is not None}
+    return Annotated[kind, WrapValidator(partial(
+        faulted, said=lambda err: told(err, lambda fault: ctx)))] if ctx else kind
+
+
+def one_of(choices: tuple) -> Any:
+    """One of ``choices``, refused with them listed (pydantic's own "'a' or 'b'" is English)."""
+    return said(Literal[choices], choices=", ".join(f"'{c}'" for c in choices))
+
 
 def _exact(value: Any) -> Any:
     """2.0 is 2, as JSON Schema's integer says."""
@@ -59,8 +95,8 @@ def _exact(value: Any) -> Any:
 
 def whole(minimum: int = 0, maximum: int = MAX_NUMBER, title: str | None = None,
           **extra: Any) -> Any:
-    return Annotated[int, Field(ge=minimum, le=maximum, title=title, **extra),
-                     BeforeValidator(_exact)]
+    return said(Annotated[int, Field(ge=minimum, le=maximum, title=title, **extra),
+                          BeforeValidator(_exact)])
 
 
 def refuse(message: Message, at: str | int = "") -> PydanticCustomError:
@@ -82,8 +118,8 @@ def one_given(model: BaseModel, *keys: str, message: Message) -> None:
 
 def delta(limit: int, title: str | None = None) -> Any:
     """A number to add (a tap's +1 or -1): a whole number other than 0 (Predicate: 0 is false)."""
-    return Annotated[whole(-limit, limit, title, json_schema_extra={"not": {"const": 0}}),
-                     Predicate(bool)]
+    return said(Annotated[whole(-limit, limit, title, json_schema_extra={"not": {"const": 0}}),
+                          Predicate(bool)], count=limit)
 
 
 def _collapsed(value: str) -> str:
@@ -96,17 +132,12 @@ def text(maximum: int, title: str | None = None, blank: bool = False,
     (``blank``: or not); ``collapse``: kept with its spaces collapsed."""
     kind = Annotated[str, Field(max_length=maximum, title=title,
                                 pattern=None if blank else NOT_BLANK_TEXT, **extra)]
-    return Annotated[kind, AfterValidator(_collapsed)] if collapse else kind
+    return said(Annotated[kind, AfterValidator(_collapsed)] if collapse else kind)
 
 
 def worded(kind: Any, message: Message) -> Any:
     """``kind``, refused in the words of ``message`` (said to players beside the control)."""
-    def wrap(value: Any, handler: Callable[[Any], Any]) -> Any:
-        try:
-            return handler(value)
-        except ValidationError:
-            raise refuse(message) from None
-    return Annotated[kind, WrapValidator(wrap)]
+    return Annotated[kind, WrapValidator(partial(faulted, said=lambda err: refuse(message)))]
 
 
 def _none_if_blank(value: Any) -> Any:
@@ -118,17 +149,17 @@ def or_blank(kind: Any) -> Any:
     return Annotated[kind | Literal[""] | None, AfterValidator(_none_if_blank)]
 
 
-Player = Annotated[str, Field(min_length=1, max_length=MAX_NAME, title=say("Player"))]
+Player = said(Annotated[str, Field(min_length=1, max_length=MAX_NAME, title=say("Player"))])
 def _no_newline(value: str) -> str:
     if value.endswith("\n"):      # (Python's $ matches before a last newline; JSON Schema's not)
         raise PydanticCustomError("string_pattern_mismatch", "a line end")
     return value
 
 
-Device = Annotated[str, Field(
+Device = said(Annotated[str, Field(
     min_length=1, max_length=MAX_DEVICE, pattern=PRINTABLE, description=(
         "The device (phone or client) making the change, recorded with the event; undo with a "
-        "device takes back that device's last change.")), AfterValidator(_no_newline)]
+        "device takes back that device's last change.")), AfterValidator(_no_newline)])
 Int64 = whole(-(2**63) + 1, 2**63 - 1)  # what a database's BIGINT and every JSON reader hold
 Version = Annotated[Int64 | None, Field(description=(
     "The version the change was made on: a stale one is a 409 and records nothing. Absent or "
@@ -140,11 +171,11 @@ Anything = dict[str, Any] | None        # data a handler does not read
 def row_type(field: SheetField) -> Any:
     """What one score-pad row takes, by its kind, from its SheetField (titled with its label)."""
     number, most = whole(field.minimum, field.maximum), field.max_items
-    choice = Literal[field.choices] if field.choices else None
+    choice = one_of(field.choices) if field.choices else None
     kinds = {"int": number, "bool": bool, "text": text(500, blank=True),
              "list": Annotated[list[number], Field(max_length=most)],
              "counts": dict[key_type(field.keys), number],
-             "choice": or_blank(choice or Annotated[str, Field(max_length=MAX_NAME)]),
+             "choice": or_blank(choice or said(Annotated[str, Field(max_length=MAX_NAME)])),
              # one entry per item, or a count per kind
              "choices": Annotated[list[choice], Field(max_length=most)]
              | dict[choice, whole(0, most)]}
@@ -251,7 +282,7 @@ def check(kind: Any, value: Any, where: str = "") -> Any:
     try:
         return adapter(kind).validate_python(value)
     except ValidationError as err:
-        raise refusal(err, value, schema_of(kind), where) from None
+        raise refusal(err, value, where) from None
 
 
 class NoTitles(GenerateJsonSchema):
@@ -296,5 +327,5 @@ def with_rule(schema: dict) -> dict:
 @cache
 def schema_of(kind: Any) -> dict:
     """The JSON Schema of ``kind`` as declared: its titles are the rows' labels as messages
-    (a refusal says the row in the reader's language; JSON writes their English)."""
+    (JSON writes their English)."""
     return adapter(kind).json_schema(ref_template=REF, schema_generator=NoTitles)

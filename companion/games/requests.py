@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, create_model, model_validator
 
-from .bodies import Body, Device, Int64, model_of, refuse, row_type, text, whole
+from .bodies import Body, Device, Int64, model_of, one_of, refuse, row_type, text, whole
 from .errors import say
 from .inputs import MAX_NAME, Option
 
@@ -30,7 +30,7 @@ def option_type(option: Option) -> Any:
     if option.kind == "bool":
         return Annotated[bool, Field(**words)]
     if option.kind == "choice":
-        return Annotated[Literal[option.choices], Field(**words)]
+        return Annotated[one_of(option.choices), Field(**words)]
     number = whole(option.minimum, option.maximum, **words)
     return number if option.default is not None else number | None
 
@@ -72,7 +72,7 @@ def score_request(game: Game) -> type:
                         **{k: (kind, None) for k, kind in game.score_types.items()})
 
 
-SeatEditsChoice = Annotated[Literal["all", "own"] | None, Field(description=(
+SeatEditsChoice = Annotated[one_of(("all", "own")) | None, Field(description=(
     "Who may change what: 'all' (absent or null: every phone edits every seat) or 'own' (a "
     "seat token edits only its own seat; the edit token, the host's, edits all)."))]
 UtcOffset = Annotated[whole(-16 * 60, 16 * 60) | None, Field(description=(
@@ -82,7 +82,7 @@ TurnLimit = Annotated[whole(0, 4 * 3600) | None, Field(description=(
     "An optional limit on one turn, in seconds (absent, null or 0: none): the phone whose "
     "turn it is gives a gentle signal when its turn passes it. The host's phone changes it "
     "later with a turn_limit event."))]
-Colour = Annotated[Literal[COLOURS] | None, Field(description="absent or null: the seat's")]
+Colour = Annotated[one_of(COLOURS) | None, Field(description="absent or null: the seat's")]
 Seat = Name | create_model("Seat", __base__=Body, name=(Name, ...), colour=(Colour, None))
 Seats = Annotated[list[Seat], Field(json_schema_extra={"uniqueItems": True})]
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, create_model, model_validator
 
-from ..bodies import Body, On, Player, delta, model_of, refuse, whole
+from ..bodies import Body, On, Player, delta, model_of, refuse, said, whole
 from ..errors import say
 from ..inputs import MAX_NUMBER
 from .islands import INFLUENCE, MAX_ISLAND_NAME, MAX_ISLANDS, STRUCTURES
@@ -24,7 +24,7 @@ PIECES = {k: Annotated[bool | whole(0, 1), Field(title=PIECE_TITLES[k], descript
 Pieces = model_of("ExplorersPieces", PIECES, "A player's pieces on an island")
 ISLAND = {"tiles": whole(1, MAX_NUMBER, say("Tiles")), "complete": bool,
           "unraided_fortress": bool,
-          "name": Annotated[str, Field(max_length=MAX_ISLAND_NAME)] | None,
+          "name": said(Annotated[str, Field(max_length=MAX_ISLAND_NAME)]) | None,
           "influence": dict[Player, Pieces | None] | None}
 ScoredIsland = create_model(
     "ExplorersIsland", __base__=Body, __doc__="An island on the table, scored for control",

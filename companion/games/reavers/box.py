@@ -6,11 +6,11 @@ Where a value is missing the scoring says which one and how to enter it; nothing
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from ..bodies import NOT_BLANK, SPACE, Body, box_data, text, whole, worded
+from ..bodies import NOT_BLANK, SPACE, Body, box_data, one_of, said, text, whole, worded
 from ..box_questions import BOX_NUMBER
 from ..errors import DUPLICATE, RuleError, say
 from ..inputs import MAX_NUMBER
@@ -168,14 +168,14 @@ SCHEDULE_TEXT = (f"^{_GAP}*{_NUMBER}(?:{_GAP}+{_NUMBER}){{0,{MAX_SCHEDULE_LENGTH
 
 class ReaversWallAnswer(Body):
     """Reavers: the glory of the most (or second most) wall tokens."""
-    key: Literal[WALL_KEYS]
+    key: one_of(WALL_KEYS)
     value: worded(GLORY, BOX_NUMBER)
 
 
 class ReaversScheduleAnswer(Body):
     """Reavers: the glory for a set of 1, 2, 3 ... cards of one keep spoils type, as one
     number, a list, or the numbers in one text separated by spaces or commas."""
-    key: Annotated[str, Field(max_length=80, pattern=f"^{re.escape(SCHEDULE_KEY)}{_KIND}$")]
+    key: said(Annotated[str, Field(max_length=80, pattern=f"^{re.escape(SCHEDULE_KEY)}{_KIND}$")])
     value: worded(GLORY | Annotated[list[GLORY], Field(
         min_length=1, max_length=MAX_SCHEDULE_LENGTH)] | Annotated[str, Field(
             pattern=SCHEDULE_TEXT)], BOX_NUMBER)

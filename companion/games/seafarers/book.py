@@ -13,11 +13,11 @@ counts, and tells the table to lay the tiles as in its rulebook's diagram.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, create_model, model_validator
 
-from ..bodies import Body, box_data, refuse, whole
+from ..bodies import Body, box_data, one_of, refuse, whole
 from ..errors import DUPLICATE, RuleError
 from ..messages import say, say_n
 from . import hexgrid
@@ -66,8 +66,8 @@ class SeafarersHex(Body):
     model_config = ConfigDict(json_schema_extra=HEX_KINDS)
     q: Coord
     r: Coord
-    terrain: Literal[TERRAINS] | None = None
-    number: Literal[NUMBERS] | None = None
+    terrain: one_of(TERRAINS) | None = None
+    number: one_of(NUMBERS) | None = None
     hidden: Annotated[bool | None, Field(description="true: face down")] = False
     label: Annotated[str | None, Field(exclude=True, description="Ignored: the app labels the "
                                                                  "hexes itself.")] = None

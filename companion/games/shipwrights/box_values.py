@@ -2,9 +2,7 @@
 game). Keys: ``track_vp.15`` .. ``track_vp.18`` (the VP printed beside those spaces)."""
 from __future__ import annotations
 
-from typing import Literal
-
-from ..bodies import Body, whole, worded
+from ..bodies import Body, one_of, whole, worded
 from ..box_questions import BOX_NUMBER
 from ..errors import say
 from ..messages import join_names
@@ -14,7 +12,7 @@ from .rules import HUT_NUMBERS, ROUNDS, SCORING_SPACES
 
 class ShipwrightsTrackVp(Body):
     """Shipwrights: the VP printed beside one of the Progress Track spaces 15 to 18."""
-    key: Literal[tuple(f"track_vp.{s}" for s in SCORING_SPACES)]
+    key: one_of(tuple(f"track_vp.{s}" for s in SCORING_SPACES))
     value: worded(whole(0, MAX_VP), BOX_NUMBER)
 
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, create_model
 
-from ..bodies import Body, box_data, text, whole
+from ..bodies import Body, box_data, one_of, said, text, whole
 from ..errors import DUPLICATE, RuleError, say
 from ..messages import Message
 from .rules import DRAFT_DIRECTIONS, HUT_NUMBERS, SCORING_SPACES, TRACKS, track_name
@@ -60,15 +60,15 @@ class ShipwrightsRoundCard(ShipwrightsNemesisCard):
     """A Round Card: the solo VP only matters in solo games (a solo play asks for it when the
     card lacks it)."""
     solo_vp: whole(0, MAX_VP, say("The solo VP")) | None = None
-    draft: Literal[DRAFT_DIRECTIONS]
-    trades: Annotated[list[Text], Field(max_length=MAX_TRADES, title=say("The trades"))] | None \
-        = None
+    draft: one_of(DRAFT_DIRECTIONS)
+    trades: said(Annotated[list[Text], Field(max_length=MAX_TRADES, title=say("The trades"))]) \
+        | None = None
 
 
 class CatalogueShipwrights(Body):
     """Shipwrights: the card data printed only on the cards."""
     round_cards: Annotated[list[ShipwrightsRoundCard], Field(max_length=MAX_ROUND_CARDS)] = []
-    huts: Annotated[dict[Literal[HUT_NUMBERS], Literal[TRACKS]], AfterValidator(_sorted),
+    huts: Annotated[dict[Literal[HUT_NUMBERS], one_of(TRACKS)], AfterValidator(_sorted),
                     Field(description="Each Hut's Progress Track icon.")] = {}
     track_vp: TrackVp = {}
     nemesis: Annotated[list[ShipwrightsNemesisCard], Field(max_length=MAX_NEMESIS)] = []

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from ..bodies import SPACE, Body, On, Player, delta, or_blank, refuse, text, whole
+from ..bodies import SPACE, Body, On, Player, delta, one_of, or_blank, refuse, text, whole
 from ..errors import say
 from .catalogue import MAX_ICONS, MAX_TEXT, MAX_TRADES, MAX_VP, Icons, Text
 from .play import apply_reveal, apply_track
@@ -38,7 +38,7 @@ class ShipwrightsReveal(Body):
     name: or_blank(text(MAX_TEXT, say("The card's name"), collapse=True)) = None
     icons: Icons | Literal[""] | None = None
     solo_vp: or_blank(whole(0, MAX_VP, say("The solo VP"))) = None
-    draft: or_blank(Literal[DRAFT_DIRECTIONS]) = None
+    draft: or_blank(one_of(DRAFT_DIRECTIONS)) = None
     trades: or_blank(Annotated[list[Text], Field(max_length=MAX_TRADES)]
                      | Annotated[str, Field(pattern=TRADES_TEXT)]) = None
     military: Icon | Literal[""] = None
@@ -62,7 +62,7 @@ class ShipwrightsTrackMove(Body):
     """A marker moves on a Progress Track: a player's, or the neutral player's ('neutral',
     when the play has one; else a 422 unknown_player)."""
     player: Player
-    track: Literal[TRACKS]
+    track: one_of(TRACKS)
     steps: delta(TRACK_END, say("steps"))
 
 
