@@ -38,11 +38,13 @@ class Texts(HTMLParser):
             self.texts.append(data.strip())
 
 
-def english_of(html: str, lang: str) -> list[str]:
+def english_of(html: str, lang: str, names: tuple[str, ...] = NAMES) -> list[str]:
+    """The English in a printed page; ``names``: what is the play's own, not words (players'
+    names, the play's id: a random one such as "Yk_MTMiX7-Vp" read as the English "VP")."""
     parser = Texts()
     parser.feed(html)
     return [text for text in parser.texts
-            if not_words(text) or english_in(text, lang, NAMES)]
+            if not_words(text) or english_in(text, lang, names)]
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
@@ -63,7 +65,7 @@ def test_no_english_on_a_printed_pad_or_score_sheet(app, client, lang):
         with app.test_request_context(headers={"Accept-Language": lang}):
             row = service().load(play["id"])
             found[f"{game_id} score sheet"] = english_of(
-                scoresheet_html(row, service().state(row)), lang)
+                scoresheet_html(row, service().state(row)), lang, (*NAMES, play["id"]))
             found[f"{game_id} pad"] = english_of(
                 pad_html(get_game(game_id), len(players), "a4"), lang)
             sheets += 2
