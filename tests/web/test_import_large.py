@@ -4,6 +4,7 @@ and the import page; one transaction, the state equal to the original's. Only th
 addresses take bodies past 256 KiB: every other one still answers 413."""
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import time
@@ -18,18 +19,21 @@ from companion.store import plays as plays_table
 
 def long_play(app, count: int) -> dict:
     """A Knarr play with ``count`` sheet events, written in bulk (as populate does), each a
-    change a table makes: a set score, taps on recruits and bracelets."""
+    change a table makes: a set score, taps on recruits and bracelets; each at its own second,
+    the last one a second ago (an export writes times to the second: an import that stamped
+    its events with its own time would otherwise read back the same)."""
     service = app.extensions["companion"]
     client = app.test_client()
     play = client.post("/api/v1/plays", json={"game": "knarr", "players": ["Ann", "Bo", "Cy"],
                                               "seed": 11}).get_json()
     names = ("Ann", "Bo", "Cy")
-    rows = []
+    rows, started = [], now() - dt.timedelta(seconds=count)
     for i in range(count):
         data = ({"player": names[i % 3], "fields": {"vp": i % 40}} if i % 2 else
                 {"player": names[i % 3], "add": {"recruits": 1 if i % 4 else -1}})
         rows.append({"play_id": play["id"], "position": i + 1, "type": "sheet", "data": data,
-                     "discarded": False, "created_at": now(), "device": "phone-a"})
+                     "discarded": False, "created_at": started + dt.timedelta(seconds=i),
+                     "device": "phone-a"})
     store = service.store
     with store.engine.begin() as conn:
         conn.execute(events_table.insert(), rows)
