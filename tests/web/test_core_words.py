@@ -260,7 +260,7 @@ TIE = {
           "(3 against 2).",
     "de": "Bo und Ann gleichauf mit 20; Bo gewinnt mit den meisten Rekruten und "
           "Silberarmreifen zusammen (3 gegen 2).",
-    "fr": "Bo et Ann à égalité avec 20 ; Bo gagne avec le plus de recrues et bracelets "
+    "fr": "Bo et Ann à égalité avec 20 ; Bo gagne avec le plus de recrues et bracelets "
           "d’argent réunis (3 contre 2).",
 }
 
@@ -293,8 +293,8 @@ def test_a_tie_break_on_the_score_page_and_the_score_sheet_pdf(client, lang):
 @pytest.mark.parametrize("lang, chose, next_pawn", [
     ("de", "{first} hat „Burgen überfallen“ gewählt.",
      "Runde 1: {second} setzt als Nächstes eine Langschiff-Figur (2 von 4)."),
-    ("fr", "{first} a choisi « Piller les donjons ».",
-     "Manche 1 : {second} place ensuite un pion drakkar (2 sur 4)."),
+    ("fr", "{first} a choisi « Piller les donjons ».",
+     "Manche 1 : {second} place ensuite un pion drakkar (2 sur 4)."),
 ])
 def test_the_notices_on_a_play_page_are_in_the_phones_language(client, lang, chose, next_pawn):
     """Reavers' table notices after a pawn is placed (who chose which location, whose pawn is
@@ -312,7 +312,7 @@ def test_the_notices_on_a_play_page_are_in_the_phones_language(client, lang, cho
 
 @pytest.mark.parametrize("lang, label", [
     ("de", "↶ Rückgängig: Bo +2 Wikinger, +1 Außenposten auf Nordinsel"),
-    ("fr", "↶ Annuler : Bo +2 Vikings, +1 avant-poste sur Nordinsel"),
+    ("fr", "↶ Annuler : Bo +2 Vikings, +1 avant-poste sur Nordinsel"),
 ])
 def test_an_explorers_undo_label_is_in_the_phones_language(client, lang, label):
     """The Undo label of a change to a player's pieces on a named island: counts, pieces
@@ -330,7 +330,7 @@ def test_an_explorers_undo_label_is_in_the_phones_language(client, lang, label):
 
 @pytest.mark.parametrize("lang, words", [
     ("de", ["Gehaltene Gebiete: höchstens 100.", "Bo ist am Zug, nicht Ann."]),
-    ("fr", ["Territoires tenus : au plus 100.", "C’est au tour de Bo, pas de Ann."]),
+    ("fr", ["Territoires tenus : au plus 100.", "C’est à Bo de jouer, pas à Ann."]),
     ("en", ["Territories held must be at most 100.", "It is Bo's turn, not Ann's."]),
 ])
 def test_refusals_with_numbers_and_names_are_in_the_phones_language(client, lang, words):

@@ -69,7 +69,7 @@ def test_new_play_page_speaks_german_with_the_published_game_names(client):
     assert "Erweiterung Rocks of Ruin" in html and "Spiel aufbauen" in html
     html = client.get("/new?game=seafarers", headers={"Accept-Language": "fr"}).get_data(
         as_text=True)
-    assert "<h2>Catane : Marins</h2>" in html and "Vers de nouveaux rivages" in html
+    assert "<h2>Catane : Marins</h2>" in html and "Vers de nouveaux rivages" in html
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
@@ -226,7 +226,7 @@ def test_a_refusal_with_a_name_and_a_number_is_in_the_phones_language(client, la
 
 @pytest.mark.parametrize("lang, label", [
     ("de", "↶ Rückgängig: Ann +1 Gebiet"),
-    ("fr", "↶ Annuler : Ann +1 territoire"),
+    ("fr", "↶ Annuler : Ann +1 territoire"),
     ("en", "↶ Undo: Ann +1 territory"),
 ])
 def test_the_undo_label_is_in_the_phones_language(client, lang, label):
@@ -283,10 +283,10 @@ def labels() -> list:
             "Blatt von Ann: Gold (je 1 SP) 3",
             "Bo: Gebaute Außenposten +3; -1 Schwein abgeliefert und 1 weitere",
             "Something the core does not say"]),
-    ("fr", ["Annuler : Fin de la phase", "Rétablir : Ann +2 territoires",
-            "Annuler : Fin de la manche 2", "Annuler : Fin de la phase « révélation »",
-            "Feuille de Ann : Or (1 PV chacun) 3",
-            "Bo : Avant-postes construits +3 ; -1 cochon livré et 1 de plus",
+    ("fr", ["Annuler : Fin de la phase", "Rétablir : Ann +2 territoires",
+            "Annuler : Fin de la manche 2", "Annuler : Fin de la phase « révélation »",
+            "Feuille (Ann) : Or (1 PV chacun) 3",
+            "Bo : Avant-postes construits +3 ; -1 cochon livré et 1 de plus",
             "Something the core does not say"]),
 ])
 def test_undo_labels_are_said_from_the_cores_messages(app, lang, words):

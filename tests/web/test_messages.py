@@ -26,14 +26,14 @@ def test_lists_of_names_in_each_language(app, names, en, de, fr):
     message = say(TIE, names=join_names(names), total=40)
     assert said(app, "en", message) == f"{en} tied on 40: a shared win." == message
     assert said(app, "de", message) == f"{de} gleichauf mit 40: ein geteilter Sieg."
-    assert said(app, "fr", message) == f"{fr} à égalité avec 40 : une victoire partagée."
+    assert said(app, "fr", message) == f"{fr} à égalité avec 40 : une victoire partagée."
 
 
 def test_numbers_are_written_the_readers_way(app):
     message = say(TIE, names=["Ann", "Bo"], total=2.5)
     assert said(app, "en", message).startswith("Ann and Bo tied on 2.5:")
     assert said(app, "de", message).startswith("Ann und Bo gleichauf mit 2,5:")
-    assert said(app, "fr", message).startswith("Ann et Bo à égalité avec 2,5 :")
+    assert said(app, "fr", message).startswith("Ann et Bo à égalité avec 2,5 :")
     big = say(TIE, names=["Ann"], total=10000)
     assert "10.000" in said(app, "de", big) and "10\u202f000" in said(app, "fr", big)
     assert "10000" in said(app, "en", big)
@@ -48,7 +48,7 @@ def test_nested_messages_are_said_in_turn_and_names_stay_as_typed(app):
     assert said(app, "de", message) == \
         "Gebaute Außenposten von Outposts built kann nicht unter 0 fallen."
     assert said(app, "fr", message) == \
-        "Avant-postes construits de Outposts built ne peut pas descendre sous 0."
+        "Outposts built : Avant-postes construits ne peut pas descendre sous 0."
 
 
 def test_words_and_nothing(app):
@@ -82,7 +82,7 @@ def test_a_declared_bodys_refusal_names_the_row_in_the_readers_words(app):
     assert error.message.params["row"].id == "Outposts built"
     assert said(app, "en", error.message) == "Outposts built must be a whole number."
     assert said(app, "de", error.message) == "Gebaute Außenposten: bitte eine ganze Zahl."
-    assert said(app, "fr", error.message) == "Avant-postes construits : il faut un nombre entier."
+    assert said(app, "fr", error.message) == "Avant-postes construits : il faut un nombre entier."
 
 
 def test_a_rule_between_keys_keeps_its_message_through_pydantic(app):

@@ -56,7 +56,7 @@ def test_every_word_on_the_board_is_in_the_language(client, lang, scenario, play
             "Punkte je Rohstoff", "Ozeane für 4 Personen: gespielt wird bis 12 Siegpunkte.",
             "Das Piratenschiff beginnt auf einem beliebigen Meerfeld"]),
     ("fr", ["Plateau Océans", "Légende", "Mise en place de la table", "Équilibre",
-            "Points par ressource", "Océans à 4 joueurs : on joue jusqu’à 12 points de "
+            "Points par ressource", "Océans à 4 joueurs : on joue jusqu’à 12 points de "
             "victoire.", "Le bateau pirate commence sur n’importe quel hexagone de mer"]),
 ])
 def test_the_board_page_speaks_the_language(client, lang, words):
@@ -147,7 +147,7 @@ def test_discoveries_and_chip_moves_are_noticed_in_german_and_kept_english_in_th
         **HX, "Accept-Language": "fr"}, data={"type": "move_chip", "expected_version": str(bag),
                                              "data": json.dumps(move)})
     assert response.status_code == 200
-    assert " déplacé de " in unescape(response.get_data(as_text=True))
+    assert " déplacé depuis " in unescape(response.get_data(as_text=True))
 
 
 @pytest.mark.parametrize("lang, words", [

@@ -46,15 +46,15 @@ def test_a_structure_without_the_expansion_is_refused_with_its_own_article(app, 
 
 @pytest.mark.parametrize("event, en, de, fr", [
     (sheet("Ann", add={"livestock": {"horse": 1}}), "Ann: +1 horse delivered",
-     "Ann: +1 Pferd abgeliefert", "Ann : +1 cheval livré"),
+     "Ann: +1 Pferd abgeliefert", "Ann : +1 cheval livré"),
     (sheet("Ann", add={"livestock": {"horse": 2}}), "Ann: +2 horses delivered",
-     "Ann: +2 Pferde abgeliefert", "Ann : +2 chevaux livrés"),
+     "Ann: +2 Pferde abgeliefert", "Ann : +2 chevaux livrés"),
     (sheet("Bo", set={"livestock": {"cattle": 1}}), "Bo's sheet: 1 head of cattle delivered",
-     "Blatt von Bo: 1 Rind abgeliefert", "Feuille de Bo : 1 vache livrée"),
+     "Blatt von Bo: 1 Rind abgeliefert", "Feuille (Bo) : 1 vache livrée"),
     (sheet("Bo", fields={"livestock": {"goat": 3, "chicken": 0}}),
      "Bo's sheet: 3 goats delivered; 0 chickens delivered",
      "Blatt von Bo: 3 Ziegen abgeliefert; 0 Hühner abgeliefert",
-     "Feuille de Bo : 3 chèvres livrées ; 0 poule livrée"),
+     "Feuille (Bo) : 3 chèvres livrées ; 0 poule livrée"),
 ])
 def test_an_undo_label_names_the_kind_in_the_readers_words(app, event, en, de, fr):
     label = describe_event(play("explorers"), event)
@@ -66,7 +66,7 @@ def test_a_longship_bonus_in_an_undo_label_is_the_bonus_in_words(app):
                            sheet("Ann", add={"longship_bonuses": {"raid_cards": 1}}))
     assert str(label) == "Ann: +1 Longship: 2 VP per Raid Card"
     assert said(app, "de", label).startswith("Ann: +1 Langschiff: 2 SP")
-    assert said(app, "fr", label).startswith("Ann : +1 drakkar : 2 PV")
+    assert said(app, "fr", label).startswith("Ann : +1 drakkar : 2 PV")
     assert "raid" not in said(app, "de", label).casefold()
 
 
@@ -129,22 +129,22 @@ def test_livestock_sets_of_any_sizes_read_well(app):
     assert (vp, str(words)) == (7, "Sets of 3, 1 different types: 6 + 1 = 7 VP.")
     assert said(app, "de", words) == ("Sätze verschiedener Arten (Größe jedes Satzes: 3, 1): "
                                       "6 + 1 = 7 SP.")
-    assert said(app, "fr", words) == ("Séries de types différents (taille de chaque série : "
-                                      "3, 1) : 6 + 1 = 7 PV.")
+    assert said(app, "fr", words) == ("Séries de types différents (taille de chaque série : "
+                                      "3, 1) : 6 + 1 = 7 PV.")
 
 
 @pytest.mark.parametrize("game, event, de, fr", [
     ("explorers", {"type": "set_influence", "data": {"island": 0, "player": "Ann",
                                                      "vikings": -1}},
-     "Wikinger: mindestens 0.", "Vikings : au moins 0."),
+     "Wikinger: mindestens 0.", "Vikings : au moins 0."),
     ("explorers", {"type": "set_influence", "data": {"island": 0, "player": "Ann",
                                                      "add": {"mill": 0}}},
-     "Mühle: eine ganze Zahl", "Moulin : ajoutez"),
+     "Mühle: eine ganze Zahl", "Moulin : ajoutez"),
     ("shipwrights", sheet("Ann", add={"longship_bonuses": {"raid_cards": 99}}),
-     "(2 SP je Raubzugkarte) von Ann", "(2 PV par carte Raid) de Ann"),
+     "(2 SP je Raubzugkarte) von Ann", "Ann : Drakkars avec bonus de fin de partie"),
     ("reavers", {"type": "place", "data": {"location": "moon"}},
      "Wähle einen Ort: Reaver anwerben, Handel mit Dörfern,",
-     "Choisissez un lieu : Recruter des Reavers, Commercer avec les villages,"),
+     "Choisissez un lieu : Recruter des Reavers, Commercer avec les villages,"),
 ])
 def test_a_refusal_names_a_piece_a_kind_or_a_place_in_words(app, game, event, de, fr):
     """A refusal that named a key ('mill: wahr oder falsch', '(raid cards)', 'Wähle einen
