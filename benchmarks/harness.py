@@ -10,6 +10,7 @@ import json
 import os
 import random
 import selectors
+import shutil
 import signal
 import socket
 import statistics
@@ -108,12 +109,17 @@ class Server:
         self.port = port or free_port()
         self.url = f"http://{LOOPBACK}:{self.port}"
         self.log_path = Path(log_dir or tempfile.mkdtemp(prefix="nsc-serve-")) / "server.log"
+        # gunicorn's control socket goes here (XDG_RUNTIME_DIR), not among the machine's own:
+        # a killed server cannot remove its socket, and a `make test` starts 30-odd
+        self.runtime_dir = Path(tempfile.mkdtemp(prefix="nsc-run-"))
+        self.control_socket = self.runtime_dir / f"companion-{self.port}.ctl"
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30.0) -> Server:
         env = dict(os.environ, DATABASE_URL=self.database_url, PORT=str(self.port),
                    SECRET_KEY="bench-secret", PUBLIC_URL=self.url, WEB_WORKERS=str(self.workers),
-                   RATELIMIT_ENABLED="1" if self.limits else "0")
+                   RATELIMIT_ENABLED="1" if self.limits else "0",
+                   XDG_RUNTIME_DIR=str(self.runtime_dir))
         env.update(self.env)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
@@ -168,6 +174,7 @@ class Server:
         is lost: every answer the tests and runs read was written (the log line by line, each
         event committed before its answer); the PDF and import processes are in the group."""
         self.kill()
+        shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
     def __enter__(self) -> Server:
         return self.start()

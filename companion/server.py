@@ -1,6 +1,7 @@
 """The production server (gunicorn) and the start-up banner with the LAN address's QR code."""
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -75,12 +76,23 @@ def gunicorn_settings(host: str, port: int, workers: int, threads: int,
                 "worker_class": FAIR_GEVENT if worker_class == "gevent" else worker_class,
                 "backlog": BACKLOG,
                 "timeout": 60, "graceful_timeout": 10, "accesslog": "-",
-                "logger_class": redacting_logger(), "preload_app": False}
+                "logger_class": redacting_logger(), "preload_app": False,
+                "control_socket": control_socket(port)}
     if worker_class == "gthread":
         settings["threads"] = threads
     else:
         settings["worker_connections"] = connections
     return settings
+
+
+def control_socket(port: int) -> str:
+    """gunicorn's control socket (for ``gunicornc``) of the server on ``port``, in gunicorn's
+    own place for it: by default every gunicorn on a machine makes the same
+    ``gunicorn.ctl`` there, so a second server (a club's second port) took the first's over and
+    removed it when it stopped."""
+    from gunicorn.config import ControlSocket
+
+    return os.path.join(os.path.dirname(ControlSocket.default), f"companion-{port}.ctl")
 
 
 def cooperative_psycopg() -> None:

@@ -27,6 +27,7 @@ def follow_changes(writer: Client, table, streams: Streams, phones: range) -> No
 
 def test_every_phone_on_every_worker_gets_every_change(db_url, tmp_path):  # noqa: F811
     with Server(db_url, workers=3, log_dir=str(tmp_path)) as server:
+        assert server.control_socket.is_socket()      # gunicorn's, named for its port
         writer = Client(server.url)
         table = create_table(writer)
         streams = Streams(server.port, [live_path(table)] * PHONES)
@@ -38,9 +39,14 @@ def test_every_phone_on_every_worker_gets_every_change(db_url, tmp_path):  # noq
 
 
 def test_two_servers_on_one_postgres_tell_each_others_phones(postgres_url, tmp_path):
+    """...and each keeps its own gunicorn control socket, though both make it in one place
+    (gunicorn's default is one path for all: the second took the first's)."""
     with postgres_database(postgres_url) as url, \
             Server(url, workers=1, log_dir=str(tmp_path / "a")) as a, \
-            Server(url, workers=1, log_dir=str(tmp_path / "b")) as b:
+            Server(url, workers=1, log_dir=str(tmp_path / "b"),
+                   env={"XDG_RUNTIME_DIR": a.runtime_dir}) as b:
+        assert a.control_socket.is_socket()
+        assert (a.runtime_dir / b.control_socket.name).is_socket()
         writer = Client(a.url)
         table = create_table(writer)
         streams = Streams(b.port, [live_path(table)] * 3)
