@@ -142,6 +142,31 @@ def test_each_request_is_evaluated_once_and_answers_the_same_headers(tmp_path):
     assert remaining[:2] == ["8", "7"] and remaining[2:5] == ["6", "6", "6"]
 
 
+def test_a_route_s_limits_are_worked_out_once_and_a_changed_setting_counts(tmp_path,
+                                                                             monkeypatch):
+    """Which limits apply to a route is worked out by Flask-Limiter once (per route and
+    settings), not on every request; the counting stays per request, and a setting changed
+    on a running app is read again from the next request on, as it was read every time."""
+    from flask_limiter._manager import LimitManager
+
+    worked_out = []
+    resolve = LimitManager.resolve_limits
+    monkeypatch.setattr(LimitManager, "resolve_limits", lambda self, app, endpoint=None, *a:
+                        worked_out.append(endpoint) or resolve(self, app, endpoint, *a))
+    app = limited_app(tmp_path, RATELIMIT_EVENTS="9 per minute")
+    client = app.test_client()
+    play = new_play(client)
+    taps = [tap(client, play, i) for i in range(3)]
+    assert [r.status_code for r in taps] == [200] * 3
+    assert [r.headers["X-RateLimit-Remaining"] for r in taps] == ["8", "7", "6"]
+    assert worked_out.count("api.post_event") == 1
+    app.config["RATELIMIT_EVENTS"] = "2 per minute"
+    taps = [tap(client, play, i) for i in range(3)]
+    assert [r.status_code for r in taps] == [200, 200, 429]
+    assert [r.headers["X-RateLimit-Limit"] for r in taps] == ["2"] * 3
+    assert worked_out.count("api.post_event") == 2
+
+
 def test_the_limits_come_from_the_environment_too(tmp_path, monkeypatch):
     """A club behind a reverse proxy (every phone arrives from one address) raises them."""
     monkeypatch.setenv("RATELIMIT_EVENTS", "2 per minute")
