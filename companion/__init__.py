@@ -50,7 +50,9 @@ def create_app(config: dict | None = None) -> Flask:
     # unknown Host headers get a 400 (DNS rebinding); TRUSTED_HOSTS adds names
     app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config.get("TRUSTED_HOSTS"),
                                                 app.config.get("PUBLIC_URL"))
-    app.json.sort_keys = False
+    from .web.json_provider import OrjsonProvider
+
+    app.json = OrjsonProvider(app)     # keys in the order the app builds them, by orjson
     _wire(app)
     return app
 
