@@ -1,13 +1,19 @@
 """The OpenAPI 3.1 document of /api/v1 (the contract in shared/design/api.md): the paths and
 the answers written here, every request body the declaration that checks it (companion.games
-.bodies, .requests, each game's events and box data, companion.exports' import)."""
+.bodies, .requests, each game's events and box data, companion.exports' import), named by the
+route that takes it and made a component from it."""
 from __future__ import annotations
 
 import copy
 import re
+from typing import Any
 
+from ..exports import import_body
 from ..games import GAMES
 from ..games.bodies import REF, TEXT_PATTERN, schema_of
+from ..games.requests import RedoRequest, UndoRequest, score_request, setup_request
+from ..games.shipwrights.heroes import HeroesRequest
+from ..plays import event_body, play_body
 from . import jsoncheck
 from .changes import KEY_HEADER, MAX_KEY
 
@@ -37,20 +43,16 @@ PARAMS = {"play_id": {"type": "string", "maxLength": 64, "pattern": TEXT_PATTERN
           "game_id": {"enum": list(GAMES)},
           "version_id": {"type": "integer"}}
 BODY, TOKEN = (400, 413, 415, 422), (401, 403)    # a route that reads a body, takes a token
-CHANGE = (*BODY, *TOKEN, 409)                     # a change to a play
+CHANGE = (*TOKEN, 409)                            # a change to a play
 # (what its options mean, their declarations say: OptionsSeafarers)
 SETUP_WORDS = (". A book layout the owner has not entered yet has terrain null and layout_entered "
                "false; target_vp is null until set; every hex has a short label; pirate and "
                "robber come with pirate_note and robber_note")
 
 
-def box(game) -> dict:
-    return ref(f"Catalogue{game.id.capitalize()}")
-
-
 def catalogue(game, read: bool = False) -> dict:
     """The box data of ``game`` as PUT answers it (``read``: as GET does, with its help)."""
-    said = {"game": {"const": game.id}, "catalogue": box(game)}
+    said = {"game": {"const": game.id}, "catalogue": game.catalogue_type}
     if read:
         said["help"] = TEXT
     return {"type": "object", "required": list(said), "properties": said}
@@ -58,34 +60,36 @@ def catalogue(game, read: bool = False) -> dict:
 
 # Each /api/v1 route by its endpoint: (its success answer: a component by name, a JSON schema,
 # or a media type and schema; its error codes besides 429 (every route has a per-client
-# limit: companion/web/limits.py); its body; words added to its summary), or a function of
-# the game where the body or the answer is the game's own: one path a game (a schema cannot
-# depend on a path parameter). Its summary is the view's own docstring.
+# limit: companion/web/limits.py) and BODY (a route with a body); its body; words added to
+# its summary), or a function of the game where the body or the answer is the game's own: one
+# path a game (a schema cannot depend on a path parameter). Its summary is the view's own
+# docstring. A declaration in it (a model; a union: its name, the function declaring it, its
+# arguments) is a component.
 ROUTES = {
     "api.games": ({"type": "object", "required": ["games"]}, ()),
-    "api.setup": lambda g: (OBJECT, BODY, f"SetupRequest{g.id.capitalize()}",
+    "api.setup": lambda g: (OBJECT, (), setup_request(g),
                             SETUP_WORDS if g.id == "seafarers" else ""),
-    "api.score": lambda g: ("ScoreResponse", BODY, f"ScoreRequest{g.id.capitalize()}"),
+    "api.score": lambda g: ("ScoreResponse", (), score_request(g)),
     "api.get_catalogue": lambda g: (catalogue(g, read=True), ()),
-    "api.put_catalogue": lambda g: (catalogue(g), (*BODY, *TOKEN), {"anyOf": [box(g), {
-        "type": "object", "required": ["catalogue"], "properties": {"catalogue": box(g)},
-        "additionalProperties": ref("JsonValue"), "propertyNames": {"pattern": TEXT_PATTERN}}]},
-        " " + g.catalogue_type.__doc__),
-    "api.shipwrights_heroes": (OBJECT, BODY, "HeroesRequest"),
-    "api.create_play": (OBJECT, (*BODY, 404), "PlayRequest"),
+    "api.put_catalogue": lambda g: (catalogue(g), TOKEN, {"anyOf": [
+        g.catalogue_type, {"type": "object", "required": ["catalogue"], "properties": {
+            "catalogue": g.catalogue_type}, "additionalProperties": ref("JsonValue"),
+            "propertyNames": {"pattern": TEXT_PATTERN}}]}, " " + g.catalogue_type.__doc__),
+    "api.shipwrights_heroes": (OBJECT, (), HeroesRequest),
+    "api.create_play": (OBJECT, (404,), ("PlayRequest", play_body)),
     "api.get_play": ("StateResponse", TOKEN),
     "api.delete_play": (None, (*TOKEN, 404)),
     "api.post_event": ("StateResponse", CHANGE, {
-        "anyOf": [ref(f"Event{g.capitalize()}") for g in GAMES],
+        "anyOf": [(f"Event{g.capitalize()}", event_body, g) for g in GAMES],
         "description": "An event for the play's game: the Event schema of that game "
                        "(EventKnarr, EventExplorers, ...)."}),
-    "api.undo": ("StateResponse", CHANGE, "UndoRequest"),
-    "api.redo": ("StateResponse", CHANGE, "RedoRequest"),
+    "api.undo": ("StateResponse", CHANGE, UndoRequest),
+    "api.redo": ("StateResponse", CHANGE, RedoRequest),
     "api.scoresheet": (("application/pdf", TEXT), (*TOKEN, 503)),
     "api.join_svg": (("image/svg+xml", TEXT), TOKEN),
     "stream.api_live": (("text/event-stream", SSE), (*TOKEN, 404, 503)),
     "table.api_export": (OBJECT, TOKEN),
-    "table.api_import": (OBJECT, (*BODY, 404, 503), "ImportRequest"),
+    "table.api_import": (OBJECT, (404, 503), ("ImportRequest", import_body)),
     "api.catalogue_versions": ("CatalogueVersions", (404,)),
     "api.restore_catalogue": (OBJECT, (*TOKEN, 404)),
     "api.undo_catalogue": (OBJECT, (*TOKEN, 404, 409)),
@@ -111,10 +115,10 @@ def op(endpoint: str, method: str, path: str, summary: str, ok, errors, body=Non
     status = "204" if ok is None else "201" if endpoint in CREATED else "200"
     out = {"summary": summary + words, "responses": {status: answer, **{str(c): {
         "description": "error", "content": {"application/json": {"schema": ref("Error")}}}
-        for c in dict.fromkeys((*errors, 429))}}}
+        for c in dict.fromkeys((*(BODY if body is not None else ()), *errors, 429))}}}
     if body is not None:
         out["requestBody"] = {"required": endpoint not in OPTIONAL, "content": {
-            "application/json": {"schema": ref(body) if isinstance(body, str) else body}}}
+            "application/json": {"schema": body}}}
     parameters = [{"name": name, "in": "path", "required": True, "schema": PARAMS[name]}
                   for name in re.findall(r"{(\w+)}", path)]
     if ok == "StateResponse" and method == "post":
@@ -207,26 +211,21 @@ def answers() -> dict:
     }
 
 
-def declared_bodies() -> dict:
-    """Every request body as it is declared (a model by its own name), with the models it is
-    made of among the components: the schema is the declaration that checks."""
-    from ..exports import import_body
-    from ..games.requests import RedoRequest, UndoRequest, score_request, setup_request
-    from ..games.shipwrights.heroes import HeroesRequest
-    from ..plays import event_body, play_body
-
-    models = [HeroesRequest, UndoRequest, RedoRequest, *(
-        made for game in GAMES.values()
-        for made in (setup_request(game), score_request(game), game.catalogue_type))]
-    bodies = {"PlayRequest": play_body(), "ImportRequest": import_body(),   # unions: named here
-              **{f"Event{g.capitalize()}": event_body(g) for g in GAMES},
-              **{model.__name__: model for model in models}}
-    schemas = {}
-    for name, kind in bodies.items():
+def declared(value: Any, schemas: dict) -> Any:
+    """``value`` with each declaration in it a $ref to its component, made from it among
+    ``schemas`` with the components it is made of."""
+    if isinstance(value, dict | list):
+        return {k: declared(v, schemas) for k, v in value.items()} if isinstance(value, dict) \
+            else [declared(v, schemas) for v in value]
+    if not isinstance(value, type | tuple):
+        return value
+    name, kind = (value[0], value[1](*value[2:])) if isinstance(value, tuple) else \
+        (value.__name__, value)
+    if name not in schemas:
         schema = copy.deepcopy(schema_of(kind))
         schemas.update(schema.pop("$defs", {}))
         schemas[name] = schema
-    return schemas
+    return ref(name)
 
 
 def openapi_document(app=None) -> dict:
@@ -235,7 +234,7 @@ def openapi_document(app=None) -> dict:
         "info": {"title": "North Sea Companion API", "version": "1",
                  "description": "Setup, scoring and plays for five seafaring board games. "
                                 + " ".join(jsoncheck.__doc__.split())},
-        "paths": paths(app),
-        "components": {"schemas": {**declared_bodies(), **answers()},
+        "paths": declared(paths(app), schemas := {}),
+        "components": {"schemas": {**schemas, **answers()},
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}}}
 

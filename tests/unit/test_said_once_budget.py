@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# Issue 23 asks for 1,000. Reached so far: 1,091 (1,238 at the start of 2026-11-26's fifth
-# session, 1,144 at the start of the sixth, 1,110 at the start of the seventh): the bound holds
-# that, so nothing grows back; lower it as more is said once.
-BUDGET = 1091
+# Issue 23 asks for 1,000. Reached so far: 1,090 (1,238 at the start of 2026-11-26's fifth
+# session, 1,144 at the start of the sixth, 1,110 at the start of the seventh, 1,091 at the
+# start of the eighth): the bound holds that, so nothing grows back; lower it as more is said
+# once.
+BUDGET = 1090
 COUNTED = ("companion/web/openapi.py", "companion/web/jsoncheck.py", "companion/web/words.py",
            "companion/games/bodies.py", "companion/games/refusals.py",
            "companion/games/messages.py", "companion/games/requests.py")
