@@ -12,7 +12,7 @@ import datetime as dt
 import json
 import pickle
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -22,6 +22,7 @@ from ..clock import EVENTS as CLOCK_EVENTS
 from ..games.messages import from_data
 from ..state_cache import StateCache
 from ..turns import in_turns
+from .drops import dropped, read_again_if_dropped, verified_checkouts, write_again_if_dropped
 from .engine import make_engine
 from .group_commit import GroupCommit
 from .raw import dbapi, event_insert
@@ -76,6 +77,7 @@ class Store(GroupCommit):
         return revision
 
     # ---- plays
+    @write_again_if_dropped
     def create_play(self, play_id: str, game: str, initial: dict, edit_hash: str,
                     view_hash: str, seat_hashes: list[str] | None = None) -> None:
         stamp = now()
@@ -86,6 +88,7 @@ class Store(GroupCommit):
                 view_hash=view_hash, seat_hashes=seat_hashes, created_at=stamp,
                 updated_at=stamp))
 
+    @write_again_if_dropped
     def import_play(self, play_id: str, game: str, initial: dict, edit_hash: str,
                     view_hash: str, batches: list[bytes], count: int, *, finished: bool,
                     summary: dict | None, snapshots: dict[int, dict], rules: str,
@@ -123,6 +126,7 @@ class Store(GroupCommit):
         object, made in the request)."""
         return self.engine.url.drivername if self.engine.dialect.name == "sqlite" else None
 
+    @read_again_if_dropped
     def load_play(self, play_id: str) -> PlayRow | None:
         with self.engine.connect() as conn:
             row = conn.execute(LOAD_PLAY, {"play_id": play_id}).first()
@@ -139,12 +143,14 @@ class Store(GroupCommit):
             self._initials.put(values["id"], kept)
         return PlayRow(**{**values, "initial": kept[1]})
 
+    @read_again_if_dropped
     def play_access(self, play_id: str):
         """The cheapest read there is, for a polling phone every two seconds: the version and
         the token hashes (so nothing is answered before the token is checked), or None."""
         with self.engine.connect() as conn:
             return conn.execute(PLAY_ACCESS, {"play_id": play_id}).first()
 
+    @read_again_if_dropped
     def play_versions(self, play_ids: list[str]) -> dict[str, int]:
         """{play id: version} of the plays that exist among ``play_ids`` (one indexed read)."""
         with self.engine.connect() as conn:
@@ -154,6 +160,7 @@ class Store(GroupCommit):
         for listener in self.listeners:
             listener(play_id, version)
 
+    @read_again_if_dropped
     def active_events(self, play_id: str, upto: int | None = None, conn=None,
                       after: int = 0) -> list[dict]:
         """The events of the current branch in order (the first ``upto`` of them; with
@@ -171,6 +178,7 @@ class Store(GroupCommit):
                      "at": r.created_at, "device": r.device, "undoes": r.undoes}
                     for r in c.execute(query)]
 
+    @read_again_if_dropped
     def latest_snapshot(self, play_id: str, upto: int, rules: str,
                         conn=None) -> tuple[int, dict] | None:
         """(position, state) of the play's latest snapshot at or below ``upto`` computed by
@@ -191,6 +199,7 @@ class Store(GroupCommit):
             write.save_snapshot(position, state, rules)
         return True
 
+    @read_again_if_dropped
     def undo_candidates(self, play_id: str, head: int, device: str | None, conn=None
                         ) -> list[dict]:
         """What the Undo buttons need, not the whole log (companion.undo): the head event,
@@ -210,6 +219,7 @@ class Store(GroupCommit):
         with self._reading(conn) as c:
             return [event_of(r) for r in c.execute(query)]
 
+    @read_again_if_dropped
     def event_after_head(self, play_id: str, head: int, conn=None) -> dict | None:
         """The first undone event past the head (what a redo of the head would put back)."""
         query = EVENT_COLUMNS.where(events.c.play_id == play_id, events.c.discarded.is_(False),
@@ -229,18 +239,37 @@ class Store(GroupCommit):
     @contextmanager
     def writing(self, play_id: str) -> Iterator[Write]:
         """One write transaction holding the play's row lock (None as ``row`` when there is
-        no such play). Other writers of the play wait for it instead of failing."""
-        with self._begin() as conn:
-            if self.prepared is not None:    # SQLite, PostgreSQL (companion/store/raw.py)
-                found = self.prepared.lock_play.first(dbapi(conn), {"play_id": play_id})
-            else:
-                row = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()
-                found = row._mapping if row is not None else None
-            write = Write(self, conn, self._play_row(found) if found else None)
-            yield write
+        no such play). Other writers of the play wait for it instead of failing. The lock is
+        the transaction's first statement: when the server had dropped the connection it
+        fails before anything was written, and is taken once more on a verified connection
+        (companion/store/drops.py); a drop after it reaches the caller."""
+        for last in (False, True):
+            write = None
+            try:
+                with verified_checkouts() if last else nullcontext(), self._begin() as conn:
+                    found = self._lock(conn, play_id)
+                    write = Write(self, conn, self._play_row(found) if found else None)
+                    yield write
+                break
+            except sa.exc.DBAPIError as err:
+                if write is not None or last or not dropped(err):
+                    raise
         if write.version is not None:
             self._changed(play_id, write.version)
 
+    def _lock(self, conn, play_id: str):
+        """The play's row, locked for this transaction (None: no such play)."""
+        try:
+            if self.prepared is not None:    # SQLite, PostgreSQL (companion/store/raw.py)
+                return self.prepared.lock_play.first(dbapi(conn), {"play_id": play_id})
+            row = conn.execute(LOCK_PLAY, {"play_id": play_id}).first()
+            return row._mapping if row is not None else None
+        except sa.exc.DBAPIError as err:
+            if dropped(err) and not conn.invalidated and self._sqlite_writer is None:
+                conn.invalidate(err)     # (Core's own execution has done so already)
+            raise
+
+    @write_again_if_dropped
     def append_event(self, play: PlayRow, event: dict, *, finished: bool,
                      summary: dict | None, at: dt.datetime | None = None) -> int:
         """Append after the head in a transaction of its own; returns the new version.
@@ -252,6 +281,7 @@ class Store(GroupCommit):
         self._changed(play.id, version)
         return version
 
+    @write_again_if_dropped
     def move_head(self, play: PlayRow, head: int, *, finished: bool,
                   summary: dict | None) -> int:
         """Undo or redo: move the pointer; returns the new version."""
@@ -261,6 +291,7 @@ class Store(GroupCommit):
         self._changed(play.id, version)
         return version
 
+    @write_again_if_dropped
     def delete_play(self, play_id: str) -> bool:
         """Remove a play and every event of it, in one transaction; False when there was none."""
         with self._begin() as conn:
@@ -268,6 +299,7 @@ class Store(GroupCommit):
             conn.execute(events.delete().where(events.c.play_id == play_id))
             return conn.execute(plays.delete().where(plays.c.id == play_id)).rowcount == 1
 
+    @read_again_if_dropped
     def recent_plays(self, limit: int = 20, finished: bool | None = None,
                      game: str | None = None, ids=None) -> list[PlayRow]:
         """The most recently changed plays; ``ids``: only these (a device's own list)."""
@@ -282,11 +314,13 @@ class Store(GroupCommit):
             return [self._play_row(r._mapping) for r in conn.execute(query)]
 
     # ---- box catalogue
+    @read_again_if_dropped
     def get_catalogue(self, game: str) -> dict | None:
         with self.engine.connect() as conn:
             return conn.execute(sa.select(catalogues.c.data)
                                 .where(catalogues.c.game == game)).scalar()
 
+    @write_again_if_dropped
     def put_catalogue(self, game: str, data: dict, source: str = "saved",
                       previous: dict | None = None) -> int:
         """Replace the game's box data and keep it as a new version (returns its id). The
@@ -310,6 +344,7 @@ class Store(GroupCommit):
         return conn.execute(sa.select(catalogue_versions.c.id)
                             .where(catalogue_versions.c.game == game).limit(1)).first() is not None
 
+    @read_again_if_dropped
     def catalogue_versions(self, game: str, limit: int = 50) -> list[dict]:
         """The kept versions of a game's box data, newest first."""
         query = (sa.select(catalogue_versions).where(catalogue_versions.c.game == game)
@@ -317,6 +352,7 @@ class Store(GroupCommit):
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]
 
+    @read_again_if_dropped
     def catalogue_version(self, game: str, version_id: int) -> dict | None:
         if not 0 < version_id < 2**63:        # no such row (and no integer the database holds)
             return None

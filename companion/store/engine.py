@@ -10,6 +10,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 
+from .drops import ping_idle_connections
+
 
 def make_engine(url: str) -> sa.Engine:
     if url.startswith("sqlite"):
@@ -18,7 +20,11 @@ def make_engine(url: str) -> sa.Engine:
                                                      "check_same_thread": False})
         sa_event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    # no pre-ping at every checkout: only a connection that sat idle is pinged, and a call that
+    # met a dropped one runs again where that is safe (companion/store/drops.py)
+    engine = sa.create_engine(url, pool_size=5, max_overflow=10)
+    ping_idle_connections(engine)
+    return engine
 
 
 SQLITE_SYNCHRONOUS = "FULL"

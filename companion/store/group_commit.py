@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 
+from .drops import committing_marked
 from .engine import begin_immediate, off_the_loop, writers_queue_file
 from .raw import write_statements
 
@@ -125,7 +126,7 @@ class GroupCommit:
         once, one fsync for all of them (``synchronous=FULL`` stays), and only then is any of
         them answered: nobody hears "done" before the disk has it."""
         if self._sqlite_writer is None:
-            with self.engine.begin() as conn:
+            with committing_marked(self.engine.begin()) as conn:
                 yield conn
             return
         with self._waiting_lock:

@@ -73,8 +73,10 @@ class Prepared:
         try:
             return raw.executemany(self.sql, rows) if many else raw.execute(self.sql, rows[0])
         except self._dialect.loaded_dbapi.Error as err:
-            raise sa.exc.DBAPIError.instance(self.sql, rows if many else rows[0], err,
-                                             self._dialect.loaded_dbapi.Error) from err
+            # a connection the server dropped is said so, as Core says it (drops.dropped)
+            raise sa.exc.DBAPIError.instance(
+                self.sql, rows if many else rows[0], err, self._dialect.loaded_dbapi.Error,
+                connection_invalidated=self._dialect.is_disconnect(err, raw, None)) from err
 
     def first(self, raw, values: Mapping) -> dict | None:
         """The first row as {column: value}, converted as Core converts it, or None."""
