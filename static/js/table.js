@@ -457,6 +457,20 @@
     });
   }
 
+  // A whole form recorded (a turn ended): what was typed in it has been said, so the next
+  // answer's values stand in its boxes (the next player's own), not this turn's numbers;
+  // a box typed in again since it was sent stays typed. The form is found as the change's
+  // anchor is (its id, else its hidden fields and button): the page is not morphed while a
+  // change is on its way.
+  function sentForm(entry) {
+    var at = entry.form ? document.getElementById(entry.form) : findAnchor(entry.anchor);
+    var form = at && (at.tagName === "FORM" ? at : at.form);
+    if (!form) { return; }
+    form.querySelectorAll("[data-nsc-typed]").forEach(function (el) {
+      if (!el.dataset.nscEdited) { clearTyped(el); }
+    });
+  }
+
   function messageIn(html) {
     var box = document.createElement("template");
     box.innerHTML = html || "";
@@ -477,10 +491,7 @@
       var field = entry.field && document.getElementById(entry.field);
       if (field) { clearTyped(field); }
       if (entry.ends) { noteDone(entry, answer.html); }      // (shown by the morph below)
-      if (entry.whole && entry.form) {
-        var form = document.getElementById(entry.form);
-        if (form) { form.querySelectorAll("[data-nsc-typed]").forEach(clearTyped); }
-      }
+      if (entry.whole) { sentForm(entry); }
     } else if (status === 403 || status === 404) {
       notes.push({ entry: entry, text: word("This phone may no longer change this play (the link is view only or the play is gone).") });
     } else {

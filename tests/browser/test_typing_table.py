@@ -301,6 +301,44 @@ def test_knarr_pass_before_anything_is_entered_asks_first(live_server, phone):
     expect(b.locator("[data-redo]")).to_have_text("↷ Redo", timeout=5_000)   # A's, not B's
 
 
+def test_the_next_players_turn_shows_their_own_numbers_not_the_last_turns(live_server, phone):
+    """A turn's form is sent whole when the turn ends; once it is recorded, its boxes show the
+    next player's own values (as a reload shows them), and that player's turn ended without a
+    tap records nothing of the last player's numbers for them. (The typed numbers used to be
+    kept as if still unsent: Bo's turn showed Ann's 3 and ending it gave Bo 3 VP.)"""
+    play = new_play(live_server, "knarr", ["Ann", "Bo"])
+    a, b = phones(phone, live_server, play, 2)
+    first = state(live_server, play)["table"]["current_player"]
+    second = "Bo" if first == "Ann" else "Ann"
+    boxes = ("#knarr-repvp", "#knarr-vp", "#knarr-rep")
+    for name, taps in (("Reputation VP", 3), ("VP gained", 2), ("Reputation space", 1)):
+        for _ in range(taps):
+            a.get_by_role("button", name=f"{name} plus one").tap()
+    chips = a.locator("fieldset.g-knarr-chips").filter(has_text="Recruits")
+    chips.locator("span", has_text=re.compile("^3$")).tap()
+    assert [a.locator(box).input_value() for box in boxes] == ["3", "2", "1"]
+    a.get_by_role("button", name=f"End {first}'s turn").tap()
+    settled(a)
+    turn = state(live_server, play)
+    assert turn["table"]["current_player"] == second and turn["sheets"][first]["vp"] == 5
+    expect(a.locator("[data-current-player]")).to_have_text(second)
+    b.reload()                                     # what the next turn's boxes say
+    expect(b.locator("[data-current-player]")).to_have_text(second)
+    fresh = [b.locator(box).input_value() for box in boxes]
+    assert fresh == ["0", "0", "0"]
+    assert [a.locator(box).input_value() for box in boxes] == fresh
+    checked = "fieldset.g-knarr-chips input:checked"
+    assert a.locator(checked).evaluate_all("l => l.map(e => e.value)") == \
+        b.locator(checked).evaluate_all("l => l.map(e => e.value)")
+    a.reload()                                     # and nothing typed is put back
+    assert [a.locator(box).input_value() for box in boxes] == fresh
+    a.get_by_role("button", name=f"End {second}'s turn").tap()
+    settled(a)
+    after = state(live_server, play)
+    assert after["table"]["current_player"] == first
+    assert after["sheets"][second]["vp"] == 0 and after["sheets"][first]["vp"] == 5
+
+
 def test_ending_a_turn_says_so_with_a_one_tap_undo(live_server, phone):
     play = new_play(live_server, "explorers", ["Ann", "Bo", "Cy"])
     (a,) = phones(phone, live_server, play, 1)
