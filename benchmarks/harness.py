@@ -110,8 +110,11 @@ class Server:
         self.url = f"http://{LOOPBACK}:{self.port}"
         self.log_path = Path(log_dir or tempfile.mkdtemp(prefix="nsc-serve-")) / "server.log"
         # gunicorn's control socket goes here (XDG_RUNTIME_DIR), not among the machine's own:
-        # a killed server cannot remove its socket, and a `make test` starts 30-odd
-        self.runtime_dir = Path(tempfile.mkdtemp(prefix="nsc-run-"))
+        # a killed server cannot remove its socket, and a `make test` starts 30-odd. A run that
+        # names the place (``env``) keeps it; a place of the server's own goes with it
+        given = self.env.get("XDG_RUNTIME_DIR")
+        self.runtime_dir = Path(given or tempfile.mkdtemp(prefix="nsc-run-"))
+        self.own_runtime_dir = not given
         self.control_socket = self.runtime_dir / f"companion-{self.port}.ctl"
         self.proc: subprocess.Popen | None = None
 
@@ -135,19 +138,25 @@ class Server:
         return self
 
     def _wait_ready(self, timeout: float) -> None:
+        """Until a worker answers and the master's control socket is up: gunicorn starts the
+        socket's thread after spawning the workers, so on a busy machine a worker can answer
+        first (a test that looked for the socket at once failed once in CI)."""
         deadline = time.monotonic() + timeout
+        answered = False
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited ({self.proc.returncode}):\n{self.log()}")
-            try:
-                status = Client(self.url, timeout=2).get("/healthz").status
-                if status == 200:
-                    return
-            except OSError:
-                pass
+            if not answered:
+                try:
+                    answered = Client(self.url, timeout=2).get("/healthz").status == 200
+                except OSError:
+                    pass
+            if answered and self.control_socket.is_socket():
+                return
             time.sleep(0.1)
         self.kill()
-        raise RuntimeError(f"the server did not answer within {timeout}s:\n{self.log()}")
+        what = f"made no control socket {self.control_socket}" if answered else "did not answer"
+        raise RuntimeError(f"the server {what} within {timeout}s:\n{self.log()}")
 
     def log(self, tail: int = 4000) -> str:
         try:
@@ -174,7 +183,8 @@ class Server:
         is lost: every answer the tests and runs read was written (the log line by line, each
         event committed before its answer); the PDF and import processes are in the group."""
         self.kill()
-        shutil.rmtree(self.runtime_dir, ignore_errors=True)
+        if self.own_runtime_dir:
+            shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
     def __enter__(self) -> Server:
         return self.start()
