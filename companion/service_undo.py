@@ -28,6 +28,10 @@ class TakingBack:
     """The undo and redo of companion.service.PlayService (its store, cache and the steps
     of a write: _writing, _replay_of, known, state_at, _to_head, _appended, _keep)."""
 
+    def move_mine(self, play_id: str, step: int, device: str, **how) -> Done:
+        """``undo_mine`` (``step`` -1) or ``redo_mine`` (+1)."""
+        return (self.undo_mine if step < 0 else self.redo_mine)(play_id, device, **how)
+
     def undo_mine(self, play_id: str, device: str, *, key: ChangeKey | None = None,
                   answer: Answer | None = None, check: Check | None = None,
                   seat: int | None = None) -> Done:

@@ -219,9 +219,8 @@ def _move(play_id: str, step: int):
     key = idempotency_key()
     body = check_body(UndoRequest if step < 0 else RedoRequest, json_body(optional=True))
     if body.device is not None:
-        take_back = service().undo_mine if step < 0 else service().redo_mine
-        return change_response(take_back(play_id, body.device, key=key,
-                                          answer=answer_bytes, check=check))
+        return change_response(service().move_mine(play_id, step, body.device, key=key,
+                                                   answer=answer_bytes, check=check))
     return change_response(service().move_head(play_id, step, body.expected_version,
                                                key=key, answer=answer_bytes, check=check))
 

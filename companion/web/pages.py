@@ -146,10 +146,11 @@ def move(play_id, token, move):
     if role != "edit":
         abort(403)
     seat = token_seat(row, token)
+    step = -1 if move == "undo" else 1
     try:
         key = idempotency_key()
         other = (request.form.get("other") or "").strip()
-        if move == "undo" and other:
+        if step < 0 and other:
             position = check_body(Int64, coerce(other), "other")
             done = service().undo_other(play_id, device_header(), position, key=key,
                                         seat=seat)
@@ -158,16 +159,13 @@ def move(play_id, token, move):
             if device is None:
                 raise RuleError("This phone did not say who it is, so its own last change "
                                 "is unknown; reload the page.", DEVICE_HEADER)
-            take_back = service().undo_mine if move == "undo" else service().redo_mine
-            done = take_back(play_id, device, key=key, seat=seat)
+            done = service().move_mine(play_id, step, device, key=key, seat=seat)
         else:
             expected = (request.form.get("expected_version") or "").strip()
             # the API's body ("abc" is a 400 like on the event form, not an undo without a check)
-            body = check_body(UndoRequest if move == "undo" else RedoRequest,
+            body = check_body(UndoRequest if step < 0 else RedoRequest,
                               {"expected_version": coerce(expected)} if expected else {})
-            done = service().move_head(play_id, -1 if move == "undo" else 1,
-                                       body.expected_version, key=key,
-                                       seat=seat)
+            done = service().move_head(play_id, step, body.expected_version, key=key, seat=seat)
     except RuleError as err:
         return _play_block(play_id, token, err.status, error=err.message, error_field=err.field)
     except Conflict:
