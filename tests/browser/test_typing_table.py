@@ -11,6 +11,8 @@
   clock is never offered as an undo.
 - One tap that ends a turn says what it did, with a one-tap undo; Knarr's "Pass turn" before
   anything is entered asks first.
+- A form sent whole (Knarr's turn, Shipwrights' Round Card typed in), once recorded, shows the
+  next turn's or round's own values, on every phone and after a reload.
 """
 from __future__ import annotations
 
@@ -369,3 +371,39 @@ def test_enter_in_an_islands_name_saves_it_and_taps_nothing(live_server, phone):
     island = state(live_server, play)["table"]["islands"][0]
     assert island["name"] == "Nordinsel" and island["tiles"] == 4
     assert state(live_server, play)["version"] == 2
+
+
+def test_the_next_rounds_card_form_shows_none_of_the_last_cards_numbers(live_server, phone):
+    """Shipwrights without the Round Cards in the box catalogue: a 2-player table types each
+    round's card icons into one form sent whole. Once round 1's card is turned over, round 2's
+    form is empty on every phone and after a reload (the typed numbers used to be kept as
+    unsent and put back by the reload: round 2 showed round 1's card)."""
+    play = new_play(live_server, "shipwrights", ["Ann", "Bo"])
+    a, b = phones(phone, live_server, play, 2)
+    icons = {"Military": "1", "Trade": "2", "Renown": "0"}
+    for name, value in icons.items():
+        a.get_by_label(name, exact=True).fill(value)
+    a.get_by_label("Card id or title").fill("R1")
+    a.get_by_role("button", name="Reveal this card").tap()
+    settled(a)
+    assert state(live_server, play)["table"]["round_card"]["icons"] == {
+        "military": 1, "trade": 2, "renown": 0}
+    while (now := state(live_server, play))["round"] == 1:
+        events = ([{"type": "done", "data": {"player": p}} for p in ("Ann", "Bo")]
+                  if now["phase"] in ("draft", "actions") else [{"type": "advance"}])
+        for event in events:
+            api(live_server, "POST", f"/api/v1/plays/{play['id']}/events", event,
+                play["edit_token"])
+    assert now["phase"] == "reveal"
+    for page in (a, b, a):
+        expect(page.get_by_role("heading", name="Round 2: turn over the Round Card")
+               ).to_be_visible()
+        assert card_form(page) == ["", "", "", ""]
+        page.reload()
+    assert card_form(a) == ["", "", "", ""]
+
+
+def card_form(page):
+    return [page.get_by_label(name, exact=True).input_value()
+            for name in ("Military", "Trade", "Renown")] + \
+        [page.get_by_label("Card id or title").input_value()]
