@@ -71,7 +71,9 @@
     var typed = {};
     document.querySelectorAll("#play [data-nsc-typed]").forEach(function (el) {
       var key = fieldKey(el);
-      if (key) { typed[key] = el.type === "checkbox" ? { checked: el.checked } : { value: el.value }; }
+      if (!key) { return; }
+      typed[key] = el.type === "checkbox" ? { checked: el.checked } : { value: el.value };
+      if (wholeForm(el)) { typed[key].form = formKey(el.form); }
     });
     save(KEYS.typed, typed);
   }
@@ -95,6 +97,32 @@
   function perField(form) {
     return !!form && (form.classList.contains("sheet-form") || form.hasAttribute("data-nsc-per-field") ||
                       /(^|[\s,])change\b/.test(form.getAttribute("hx-trigger") || ""));
+  }
+  // A form sent whole (a turn, a round's card) holds what is typed for one turn or round: its
+  // key is its hidden fields (whose turn) and its data-for (which turn or round). What was
+  // typed in it belongs to that key, on this phone and after a reload: once another phone
+  // ends the turn, the next player's boxes show their own values, not what was typed here.
+  function wholeForm(el) { return !!el.form && !perField(el.form); }
+  function formKey(form) { return formSig(form) + "|" + (form.getAttribute("data-for") || ""); }
+  // Before a morph: a typed box whose whole form the fresh block no longer holds, or holds for
+  // another turn or round, is typed no more (its part unchanged, a placeholder, keeps it).
+  var dropping = [];
+  function dropOtherTurns(fresh) {
+    dropping = [];
+    document.querySelectorAll("#play [data-nsc-typed]").forEach(function (el) {
+      if (!wholeForm(el)) { return; }
+      var part = el.closest("[data-h][id]");
+      var held = part && fresh.querySelector("#" + CSS.escape(part.id));
+      if (held && held.hasAttribute("data-keep")) { return; }
+      var named = el.form.id ? el.form : el.form.querySelector("[id]");
+      var twin = named && fresh.querySelector("#" + CSS.escape(named.id));
+      var form = twin && (twin.tagName === "FORM" ? twin : twin.form || twin.closest("form"));
+      if (form && formKey(form) === formKey(el.form)) { return; }
+      delete el.dataset.nscTyped;
+      delete el.dataset.nscEdited;
+      dropping.push(el);
+    });
+    if (dropping.length) { rememberTyped(); }
   }
   function isBox(el) {
     return el && el.tagName === "INPUT" && !/^(checkbox|radio|hidden|submit|button)$/.test(el.type);
@@ -133,6 +161,7 @@
     Object.keys(typed).forEach(function (id) {
       var el = byKey(id);
       if (!el || el.disabled) { return; }
+      if (wholeForm(el) && typed[id].form !== formKey(el.form)) { return; }   // another turn's
       if ("checked" in typed[id]) { el.checked = typed[id].checked; } else { el.value = typed[id].value; }
       el.dataset.nscTyped = "1";
       if (!isBox(el) || !perField(el.form) || queued(el)) { return; }   // (already on its way)
@@ -168,7 +197,8 @@
     if ((attr === "value" || attr === "checked") && el.dataset && el.dataset.nscTyped) { return false; }
     // The box being typed in keeps its value (idiomorph's own ignoreActiveValue would also
     // freeze a focused button's label, e.g. "Pause clock" after it was tapped).
-    if (attr === "value" && el === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) { return false; }
+    if (attr === "value" && el === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) &&
+        dropping.indexOf(el) < 0) { return false; }
     return true;
   }
   // The parts this phone holds, as the server stamped them: sent with every poll and change.
@@ -195,9 +225,11 @@
     var banner = fresh.querySelector(":scope > p.error[role=alert]");   // shown next to the control instead
     if (banner) { banner.remove(); }
     removeNotes();
+    dropOtherTurns(fresh);
     Idiomorph.morph(current, fresh, { morphStyle: "outerHTML",
                                       callbacks: { beforeAttributeUpdated: keepPersonal,
                                                    beforeNodeMorphed: function (old, node) { return !placeholder(node); } } });
+    dropping = [];
     var now = playEl();
     if (window.htmx) { htmx.process(now); }
     restoreOpen();

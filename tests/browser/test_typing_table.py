@@ -12,7 +12,8 @@
 - One tap that ends a turn says what it did, with a one-tap undo; Knarr's "Pass turn" before
   anything is entered asks first.
 - A form sent whole (Knarr's turn, Shipwrights' Round Card typed in), once recorded, shows the
-  next turn's or round's own values, on every phone and after a reload.
+  next turn's or round's own values, on every phone (what another phone typed in it included)
+  and after a reload.
 """
 from __future__ import annotations
 
@@ -373,37 +374,61 @@ def test_enter_in_an_islands_name_saves_it_and_taps_nothing(live_server, phone):
     assert state(live_server, play)["version"] == 2
 
 
-def test_the_next_rounds_card_form_shows_none_of_the_last_cards_numbers(live_server, phone):
-    """Shipwrights without the Round Cards in the box catalogue: a 2-player table types each
-    round's card icons into one form sent whole. Once round 1's card is turned over, round 2's
-    form is empty on every phone and after a reload (the typed numbers used to be kept as
-    unsent and put back by the reload: round 2 showed round 1's card)."""
-    play = new_play(live_server, "shipwrights", ["Ann", "Bo"])
+# The forms sent whole that a person types into, per game: the players, the boxes, what phone A
+# types and sends (phone B types too and sends nothing), the button, and the next turn's or
+# round's own values. Every other game's panel holds only hidden fields and buttons in its
+# whole forms (Explorers' island name is one form of its own, not a turn's; Seafarers' chip
+# move is a list chosen anew each time).
+WHOLE_FORMS = {
+    "knarr": (["#knarr-repvp", "#knarr-vp", "#knarr-rep"], ["3", "2", "1"], ["1", "4", "2"],
+              "End {first}'s turn", ["0", "0", "0"]),
+    "shipwrights": (["#sw-rv-military", "#sw-rv-trade", "#sw-rv-renown", "#sw-rv-id"],
+                    ["1", "2", "0", "R1"], ["3", "3", "3", "B9"], "Reveal this card",
+                    ["", "", "", ""]),
+}
+
+
+@pytest.mark.parametrize("game", WHOLE_FORMS)
+def test_a_whole_form_shows_the_next_turns_own_values_on_every_phone(live_server, phone, game):
+    """Knarr's turn and Shipwrights' Round Card typed in (a table whose box data holds no
+    cards) are sent whole. Phone A types and sends the form, phone B has typed in it too and
+    sent nothing; once it is recorded, the next turn's (round's) form shows its own values on
+    both phones and after a reload on each, and B's untouched turn records nothing of what
+    either typed. (A's numbers used to stay typed and come back with a reload; B's stayed in
+    the next player's boxes, and were recorded for them by B's next tap.)"""
+    boxes, typed_a, typed_b, button, fresh = WHOLE_FORMS[game]
+    play = new_play(live_server, game, ["Ann", "Bo"])
     a, b = phones(phone, live_server, play, 2)
-    icons = {"Military": "1", "Trade": "2", "Renown": "0"}
-    for name, value in icons.items():
-        a.get_by_label(name, exact=True).fill(value)
-    a.get_by_label("Card id or title").fill("R1")
-    a.get_by_role("button", name="Reveal this card").tap()
+    first = state(live_server, play)["table"].get("current_player")
+    for page, values in ((b, typed_b), (a, typed_a)):
+        for box, value in zip(boxes, values, strict=True):
+            page.locator(box).fill(value)
+    a.get_by_role("button", name=button.format(first=first)).tap()
     settled(a)
-    assert state(live_server, play)["table"]["round_card"]["icons"] == {
-        "military": 1, "trade": 2, "renown": 0}
-    while (now := state(live_server, play))["round"] == 1:
-        events = ([{"type": "done", "data": {"player": p}} for p in ("Ann", "Bo")]
-                  if now["phase"] in ("draft", "actions") else [{"type": "advance"}])
-        for event in events:
-            api(live_server, "POST", f"/api/v1/plays/{play['id']}/events", event,
-                play["edit_token"])
-    assert now["phase"] == "reveal"
-    for page in (a, b, a):
-        expect(page.get_by_role("heading", name="Round 2: turn over the Round Card")
-               ).to_be_visible()
-        assert card_form(page) == ["", "", "", ""]
-        page.reload()
-    assert card_form(a) == ["", "", "", ""]
-
-
-def card_form(page):
-    return [page.get_by_label(name, exact=True).input_value()
-            for name in ("Military", "Trade", "Renown")] + \
-        [page.get_by_label("Card id or title").input_value()]
+    if game == "knarr":
+        assert state(live_server, play)["sheets"][first]["vp"] == 5
+        second = "Bo" if first == "Ann" else "Ann"
+        for page in (a, b):
+            expect(page.locator("[data-current-player]")).to_have_text(second)
+    else:
+        assert state(live_server, play)["table"]["round_card"]["id"] == "R1"
+        while (now := state(live_server, play))["round"] == 1:
+            events = ([{"type": "done", "data": {"player": p}} for p in ("Ann", "Bo")]
+                      if now["phase"] in ("draft", "actions") else [{"type": "advance"}])
+            for event in events:
+                api(live_server, "POST", f"/api/v1/plays/{play['id']}/events", event,
+                    play["edit_token"])
+        for page in (a, b):
+            expect(page.get_by_role("heading", name="Round 2: turn over the Round Card")
+                   ).to_be_visible()
+    for reload in (False, True):                 # each phone, then each after a reload
+        for page in (a, b):
+            if reload:
+                page.reload()
+            expect(page.locator(boxes[0])).to_be_visible()
+            assert [page.locator(box).input_value() for box in boxes] == fresh, (reload, page)
+    if game == "knarr":                         # B ends the next turn: nothing typed counts
+        b.get_by_role("button", name=f"End {second}'s turn").tap()
+        settled(b)
+        after = state(live_server, play)
+        assert after["sheets"][second]["vp"] == 0 and after["sheets"][first]["vp"] == 5
