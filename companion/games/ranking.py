@@ -15,9 +15,13 @@ from .messages import join_names, say, series
 
 @dataclass(frozen=True)
 class Tiebreak:
-    """A tie-break: ``label`` completes "most ..." (e.g. "viking deaths")."""
+    """A tie-break: ``label`` names what is counted after a number ("also tied on 3 viking
+    deaths"); ``most`` is the whole phrase "the most viking deaths", one message, so a language
+    glues its own article or preposition to the words ("le plus d’ouvriers", "mit den meisten
+    Arbeitern") rather than a sentence putting "the most" before any label."""
     label: str
     value: Callable[[dict], float]
+    most: str
 
 
 def rank(results: list[dict], tiebreaks: Sequence[Tiebreak] = (),
@@ -76,35 +80,36 @@ def tie_sentences(ordered: list[dict], tiebreaks: Sequence[Tiebreak],
 # The tie-break sentences, whole (pages say them in the player's language by their shape, see
 # say(); no two placeholders run together, so each is one shape per lead and verb). The lead is
 # "Ann and Bo tied on 12" or, inside a tie a tie-break did not settle, "Bo and Cy also tied on
-# 3 viking deaths"; the verb is what the most of the next tie-break did for the leaders.
+# 3 viking deaths"; the verb is what the most of the next tie-break did for the leaders, and
+# "the most ..." is the tie-break's own phrase (Tiebreak.most).
 TIE_DECIDED = {
-    (False, "wins"): say("%(names)s tied on %(total)s; %(players)s wins with the most "
-                         "%(label)s (%(value)s against %(others)s)."),
-    (False, "win"): say("%(names)s tied on %(total)s; %(players)s win with the most "
-                        "%(label)s (%(value)s against %(others)s)."),
+    (False, "wins"): say("%(names)s tied on %(total)s; %(players)s wins with "
+                         "%(most)s (%(value)s against %(others)s)."),
+    (False, "win"): say("%(names)s tied on %(total)s; %(players)s win with "
+                        "%(most)s (%(value)s against %(others)s)."),
     (False, "stays ahead"): say("%(names)s tied on %(total)s; %(players)s stays ahead with "
-                                "the most %(label)s (%(value)s against %(others)s)."),
-    (False, "stay ahead"): say("%(names)s tied on %(total)s; %(players)s stay ahead with the "
-                               "most %(label)s (%(value)s against %(others)s)."),
+                                "%(most)s (%(value)s against %(others)s)."),
+    (False, "stay ahead"): say("%(names)s tied on %(total)s; %(players)s stay ahead with "
+                               "%(most)s (%(value)s against %(others)s)."),
     (False, "takes"): say("%(names)s tied on %(total)s; %(players)s takes %(place)s place "
-                          "with the most %(label)s (%(value)s against %(others)s)."),
+                          "with %(most)s (%(value)s against %(others)s)."),
     (False, "share"): say("%(names)s tied on %(total)s; %(players)s share %(place)s place "
-                          "with the most %(label)s (%(value)s against %(others)s)."),
+                          "with %(most)s (%(value)s against %(others)s)."),
     (True, "wins"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s wins "
-                        "with the most %(label)s (%(value)s against %(others)s)."),
+                        "with %(most)s (%(value)s against %(others)s)."),
     (True, "win"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s win "
-                       "with the most %(label)s (%(value)s against %(others)s)."),
+                       "with %(most)s (%(value)s against %(others)s)."),
     (True, "stays ahead"): say("%(names)s also tied on %(level)s %(level_label)s; "
-                               "%(players)s stays ahead with the most %(label)s (%(value)s "
+                               "%(players)s stays ahead with %(most)s (%(value)s "
                                "against %(others)s)."),
     (True, "stay ahead"): say("%(names)s also tied on %(level)s %(level_label)s; "
-                              "%(players)s stay ahead with the most %(label)s (%(value)s "
+                              "%(players)s stay ahead with %(most)s (%(value)s "
                               "against %(others)s)."),
     (True, "takes"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s "
-                         "takes %(place)s place with the most %(label)s (%(value)s against "
+                         "takes %(place)s place with %(most)s (%(value)s against "
                          "%(others)s)."),
     (True, "share"): say("%(names)s also tied on %(level)s %(level_label)s; %(players)s "
-                         "share %(place)s place with the most %(label)s (%(value)s against "
+                         "share %(place)s place with %(most)s (%(value)s against "
                          "%(others)s)."),
 }
 # (also, on every tie-break, a shared win)
@@ -151,7 +156,7 @@ def explain_tie(group: list[dict], tiebreaks: Sequence[Tiebreak], place: int, to
             verb = "takes" if len(leaders) == 1 else "share"
         sentences = [say(TIE_DECIDED[also, verb], **lead,
                          players=join_names([r["name"] for r in leaders]),
-                         place=ordinal(place), label=tb.label, value=number(values[0]),
+                         place=ordinal(place), most=tb.most, value=number(values[0]),
                          others=others)]
         position = place
         for part in parts:

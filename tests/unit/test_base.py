@@ -47,7 +47,8 @@ def test_unknown_option_and_sheet_field_name_the_field():
 def test_rank_shares_ranks_and_explains_the_tiebreak():
     results = [{"name": "Ann", "total": 10, "d": 2}, {"name": "Bo", "total": 10, "d": 3},
                {"name": "Cy", "total": 4, "d": 9}]
-    ranked, winners, sentence = rank(results, [Tiebreak("deaths", lambda r: r["d"])])
+    tiebreak = Tiebreak("deaths", lambda r: r["d"], "the most deaths")
+    ranked, winners, sentence = rank(results, [tiebreak])
     assert winners == ["Bo"]
     assert [r["rank"] for r in ranked] == [2, 1, 3]
     assert "Bo wins with the most deaths (3 against 2)" in sentence
@@ -55,7 +56,7 @@ def test_rank_shares_ranks_and_explains_the_tiebreak():
 
 def test_rank_full_tie_is_a_shared_win():
     results = [{"name": "Ann", "total": 10}, {"name": "Bo", "total": 10}]
-    _, winners, sentence = rank(results, [Tiebreak("gold", lambda r: 0)])
+    _, winners, sentence = rank(results, [Tiebreak("gold", lambda r: 0, "the most gold")])
     assert winners == ["Ann", "Bo"]
     assert "shared win" in sentence
 

@@ -47,7 +47,7 @@ def faults(source: str) -> list[str]:
             continue
         name = called(node)
         said = [kw.value for kw in node.keywords
-                if kw.arg in ("message", "label", "help", "when_label")]
+                if kw.arg in ("message", "label", "help", "when_label", "most")]
         if name in MESSAGE_AT and len(node.args) > MESSAGE_AT[name]:
             said.append(node.args[MESSAGE_AT[name]])
         for value in said:
@@ -69,6 +69,7 @@ def test_the_scan_finds_a_built_sentence():
     assert faults('SheetField("gold", "Salvaged gold")')
     assert faults('Option("rocks", say("Rocks"), help="Tiles and captains.")')
     assert faults('Tiebreak("Workers", lambda r: r["workers"])')
+    assert faults('Tiebreak(say("Workers"), lambda r: r["workers"], most="the most Workers")')
     assert not faults('SheetField("gold", say("Salvaged gold"), help=say("Each 1 VP."))')
 
 

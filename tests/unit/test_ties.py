@@ -102,7 +102,7 @@ def test_games_without_tie_breaks_share_every_tied_place():
 def test_no_tie_no_sentence_and_first_place_sentence_is_unchanged():
     results = [{"name": "Ann", "total": 10, "d": 2}, {"name": "Bo", "total": 10, "d": 3},
                {"name": "Cy", "total": 4, "d": 9}]
-    tiebreaks = [Tiebreak("deaths", lambda r: r["d"])]
+    tiebreaks = [Tiebreak("deaths", lambda r: r["d"], "the most deaths")]
     ranked, winners, sentence = rank(results, tiebreaks)
     assert sentence == "Bo and Ann tied on 10; Bo wins with the most deaths (3 against 2)."
     ordered = sorted(ranked, key=lambda r: r["rank"])

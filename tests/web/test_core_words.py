@@ -260,8 +260,8 @@ TIE = {
           "(3 against 2).",
     "de": "Bo und Ann gleichauf mit 20; Bo gewinnt mit den meisten Rekruten und "
           "Silberarmreifen zusammen (3 gegen 2).",
-    "fr": "Bo et Ann à égalité avec 20 ; Bo gagne avec le plus de recrues et bracelets "
-          "d’argent réunis (3 contre 2).",
+    "fr": "Bo et Ann à égalité avec 20 ; Bo gagne avec le plus de recrues et de "
+          "bracelets d’argent réunis (3 contre 2).",
 }
 
 

@@ -51,8 +51,12 @@ LIVESTOCK_COUNTS = {  # and with their number, for the box's limits: "6 pigs"
     "horse": lambda n: say_n("%(count)s horse", "%(count)s horses", n)}
 VIKINGS = 7
 GOLD_VP = 3
-TIEBREAKS = (Tiebreak(say("viking deaths"), lambda r: r["viking_deaths"]),
-             Tiebreak(say("settlements raided"), lambda r: r["settlements_raided"]))
+TIEBREAKS = (Tiebreak(say("viking deaths"), lambda r: r["viking_deaths"],
+                      # TRANSLATORS: follows "with" in a tie-break sentence (German: "mit ...").
+                      most=say("the most viking deaths")),
+             Tiebreak(say("settlements raided"), lambda r: r["settlements_raided"],
+                      # TRANSLATORS: follows "with" in a tie-break sentence (German: "mit ...").
+                      most=say("the most settlements raided")))
 
 
 # --------------------------------------------------------------------------- the rows

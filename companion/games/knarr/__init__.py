@@ -48,7 +48,9 @@ from .turns import (
 __all__ = ["ARTIFACTS", "GAME", "MEAD_CUP", "TIEBREAKS", "TRACK_MAX_SPACES", "TRACK_MAX_VP"]
 
 TIEBREAKS = (Tiebreak(say("recruits and silver bracelets together"),
-                      lambda r: r["crew_tokens"]),)
+                      lambda r: r["crew_tokens"],
+                      # TRANSLATORS: follows "with" in a tie-break sentence (German: "mit ...").
+                      most=say("the most recruits and silver bracelets together")),)
 
 
 # --------------------------------------------------------------------------- the game

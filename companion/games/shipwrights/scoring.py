@@ -69,8 +69,12 @@ SHEET_FIELDS = (
     SheetField("workers", say("Workers in supply (tie-break)"), **END, when_tied=True),
 )
 
-TIEBREAKS = (Tiebreak(say("Oak, Wool and Iron"), lambda r: r["resources"]),
-             Tiebreak(say("Workers"), lambda r: r["workers"]))
+TIEBREAKS = (Tiebreak(say("Oak, Wool and Iron"), lambda r: r["resources"],
+                      # TRANSLATORS: follows "with" in a tie-break sentence (German: "mit ...").
+                      most=say("the most Oak, Wool and Iron")),
+             Tiebreak(say("Workers"), lambda r: r["workers"],
+                      # TRANSLATORS: follows "with" in a tie-break sentence (German: "mit ...").
+                      most=say("the most Workers")))
 
 
 def tally(body: dict, catalogue: dict) -> dict:
