@@ -4,7 +4,11 @@ the tie-break's own phrase (Tiebreak.most), so French elides its article before 
 that "mit" asks for ("mit den meisten Arbeitern"), while the API keeps its English."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from babel.messages.pofile import read_po
 
 from companion.games.explorers.scoring import TIEBREAKS as EXPLORERS
 from companion.games.knarr import TIEBREAKS as KNARR
@@ -12,6 +16,7 @@ from companion.games.ranking import rank, tie_sentences
 from companion.games.shipwrights.scoring import TIEBREAKS as SHIPWRIGHTS
 from companion.web.words import core
 
+ROOT = Path(__file__).resolve().parents[2]
 NNBSP = "\u202f"     # French: a narrow no-break space before ";"
 
 
@@ -95,3 +100,24 @@ def test_a_tie_for_a_lower_place_says_it_the_same_way(app):
     with app.test_request_context(headers={"Accept-Language": "de"}):
         assert core(sentence) == ("Cy und Bo gleichauf mit 30; Cy belegt den 2. Platz mit den "
                                   "meisten Arbeitern (4 gegen 1).")
+
+
+# parameters that hold a player's name (or "the neutral player"): French cannot glue "de" or
+# "que" to them ("de Ann" is "d’Ann"), so no French sentence puts an eliding word before one
+NAMES = ("player", "name", "names", "players", "first_name", "first_player", "start_player",
+         "last_player", "other_name", "giver", "holder", "winter_token", "who", "winners",
+         "end_triggered_by")
+ELIDING = re.compile(r"(?<![\w’'])(de|que|le|la|ce|se|ne|si|lorsque|puisque)\s+%\((" +
+                     "|".join(NAMES) + r")\)s", re.IGNORECASE)
+
+
+def test_no_french_sentence_puts_an_eliding_word_before_a_players_name():
+    """ "à droite de %(first_name)s" said "à droite de Ann"; "passe de %(giver)s" said "passe de
+    le joueur neutre". Each is now said around the name ("à droite du premier joueur (Ann)",
+    "quitte le joueur neutre pour Bo")."""
+    with open(ROOT / "translations" / "fr" / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        found = [said for m in read_po(handle) if m.id
+                 for said in (m.string if isinstance(m.string, tuple) else (m.string,))
+                 if ELIDING.search(said or "")]
+    assert found == []
+
